@@ -1,0 +1,194 @@
+"""`tavernkeep`: the one command, with a sub-command per job.
+
+Every error a user can cause (a bad option, an unknown game or seat, a malformed pack or
+record) ends as one line on stderr and exit code 2; nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+
+from tavernkeep.engine.errors import ConfigError, TavernkeepError
+
+app = typer.Typer(
+    name="tavernkeep",
+    help="Play, simulate and study dice-driven fantasy tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+SeatOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--seat",
+        "-s",
+        help="A seat, in turn order: human, bot:random or bot:heuristic. Repeat per player.",
+    ),
+]
+SeedOpt = Annotated[
+    int | None, typer.Option(help="Seed for a reproducible game (random if not given).", min=0)
+]
+PackOpt = Annotated[
+    str | None, typer.Option(help="Content pack: a built-in name or a path to a .toml file.")
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A game option as key=value, e.g. round_limit=50."),
+]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help="Turn on a variant flag, e.g. two_player."),
+]
+
+
+def parse_options(options: list[str] | None, variants: list[str] | None) -> dict[str, Any]:
+    """`key=value` strings into typed options: true/false, integers, else text."""
+    parsed: dict[str, Any] = {}
+    for item in options or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"option '{item}' is not key=value")
+        low = value.strip().lower()
+        typed: Any = value.strip()
+        if low in ("true", "yes", "on"):
+            typed = True
+        elif low in ("false", "no", "off"):
+            typed = False
+        else:
+            with contextlib.suppress(ValueError):
+                typed = int(low)
+        parsed[key.strip()] = typed
+    for flag in variants or []:
+        parsed[flag.strip().replace("-", "_")] = True
+    if "players" in parsed:
+        raise ConfigError("the player count comes from the seats: give one --seat per player")
+    return parsed
+
+
+@app.command()
+def games() -> None:
+    """List the games with their player counts."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tavernkeep.games import all_games
+
+    table = Table("game", "title", "players", "kind", "about")
+    for game in all_games():
+        table.add_row(game.name, game.title, game.players_text(), game.kind, game.summary)
+    Console().print(table)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")] = "hack-and-slash",
+    seat: SeatOpt = None,
+    seed: SeedOpt = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Save the game record (JSON) here, even if you quit.")
+    ] = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    delay: Annotated[
+        float, typer.Option(help="Seconds to pause after each bot move.", min=0.0)
+    ] = 0.6,
+) -> None:
+    """Play a game in the terminal, against bots or friends at one keyboard."""
+    from tavernkeep.terminal.play import play_game
+
+    seats = seat or ["human", "bot:heuristic", "bot:heuristic", "bot:random"]
+    play_game(game, seats, seed, parse_options(option, variant), pack, record, delay)
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON) to replay.")],
+    check: Annotated[
+        bool, typer.Option(help="Only verify that it replays to the recorded result.")
+    ] = False,
+    delay: Annotated[
+        float | None,
+        typer.Option(help="Step automatically with this pause instead of waiting for Enter."),
+    ] = None,
+) -> None:
+    """Step through a recorded game, or check that it replays exactly."""
+    from tavernkeep.terminal.replay import check_record, show_replay
+
+    if check:
+        check_record(record)
+    else:
+        show_replay(record, delay)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    seat: SeatOpt = None,
+    games_: Annotated[int, typer.Option("--games", "-n", help="How many games.", min=1)] = 1000,
+    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    seed: SeedOpt = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play many bot games in parallel and report win rates with 95% intervals."""
+    from tavernkeep.lab.simulate import run_simulation
+
+    seats = seat or ["bot:heuristic", "bot:random", "bot:random"]
+    run_simulation(
+        game, seats, games_, workers, seed, parse_options(option, variant), pack, json_
+    )
+
+
+@app.command()
+def odds(
+    expression: Annotated[str, typer.Argument(help="Dice and a goal, e.g. '3d6>=12' or '2d6==7'.")],
+    rescue: Annotated[
+        bool, typer.Option(help="Also show the chance with one rescue re-roll of the best die.")
+    ] = False,
+) -> None:
+    """Print the exact chance that a roll meets a goal."""
+    from tavernkeep.engine.odds import OddsError, format_odds
+
+    try:
+        typer.echo(format_odds(expression, rescue))
+    except OddsError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning every user error into one line and exit 2."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        command.main(args=args, prog_name="tavernkeep", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError:
+        return 0
+    except click.ClickException as exc:
+        # Usage errors and bad parameters: the one line click would bury under usage.
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "tavernkeep"
+        print(f"{where}: error: {exc.format_message()}", file=sys.stderr)
+        return 2
+    except click.exceptions.Abort:
+        print("tavernkeep: aborted", file=sys.stderr)
+        return 130
+    except TavernkeepError as exc:
+        print(f"tavernkeep: error: {exc}", file=sys.stderr)
+        return 2
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Content packs: game data in TOML, validated at load time.
+
+A pack is one TOML file checked against the game's pydantic model. An error names the
+file, the entry and the field in one line ("my.toml: quest #4 'Troll Bridge': field
+'goal': Input should be less than or equal to 18"), so a designer can fix it at once.
+A pack's digest hashes its validated content, so a game record can tell when it is
+replayed against different cards than it was played with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from tavernkeep.engine.errors import ContentError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True, eq=False)
+class Pack(Generic[M]):
+    """A loaded, validated content pack. Shared by every state that uses it, never copied."""
+
+    game: str
+    name: str
+    """'standard' for a built-in pack, else the path it was loaded from."""
+    digest: str
+    content: M
+
+
+def builtin_packs(content_dir: Path) -> list[str]:
+    return sorted(p.stem for p in content_dir.glob("*.toml"))
+
+
+def resolve_pack_path(source: str | Path | None, content_dir: Path) -> tuple[str, Path]:
+    """Name and path of a pack: None means 'standard'; a bare name a built-in pack."""
+    if source is None:
+        source = "standard"
+    text = str(source)
+    if isinstance(source, str) and "/" not in text and not text.endswith(".toml"):
+        path = content_dir / f"{text}.toml"
+        if not path.is_file():
+            known = ", ".join(builtin_packs(content_dir)) or "none"
+            raise ContentError(f"no built-in pack named '{text}' (built-in packs: {known})")
+        return text, path
+    return text, Path(text)
+
+
+def load_pack(game: str, model: type[M], source: str | Path | None, content_dir: Path) -> Pack[M]:
+    name, path = resolve_pack_path(source, content_dir)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ContentError(f"{path}: no such pack file") from None
+    except IsADirectoryError:
+        raise ContentError(f"{path}: is a folder; a pack is one .toml file") from None
+    except UnicodeDecodeError:
+        raise ContentError(f"{path}: not a text file (expected UTF-8 TOML)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"{path}: not valid TOML: {exc}") from None
+    content = validate(model, raw, str(path))
+    digest = hashlib.sha256(content.model_dump_json().encode()).hexdigest()[:16]
+    return Pack(game=game, name=name, digest=digest, content=content)
+
+
+def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        raise ContentError(
+            f"{file}: {_where(raw, first['loc'])}{_message(first)}{more}"
+        ) from None
+
+
+def _message(error: Any) -> str:
+    msg = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] == "missing":
+        return "is missing"
+    if error["type"] == "extra_forbidden":
+        return "is not a known field"
+    return msg
+
+
+def _where(raw: Any, loc: tuple[int | str, ...]) -> str:
+    """'quest #4 'Troll Bridge': field 'goal': ' for loc ('quest', 3, 'goal')."""
+    parts: list[str] = []
+    node = raw
+    i = 0
+    while i < len(loc):
+        key = loc[i]
+        if isinstance(key, str) and i + 1 < len(loc) and isinstance(loc[i + 1], int):
+            index = int(loc[i + 1])
+            items = node.get(key) if isinstance(node, dict) else None
+            item = items[index] if isinstance(items, list) and index < len(items) else None
+            label = f"{key} #{index + 1}"
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                label += f" '{item['name']}'"
+            parts.append(label)
+            node = item
+            i += 2
+            continue
+        if i == len(loc) - 1:
+            parts.append(f"field '{key}'")
+        else:
+            parts.append(f"'{key}'")
+        node = node.get(key) if isinstance(node, dict) else None
+        i += 1
+    return "".join(p + ": " for p in parts)

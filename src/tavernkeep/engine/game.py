@@ -1,0 +1,172 @@
+"""The Game protocol: one rules object per game, over a state the game owns.
+
+Terminal, browser, bots, simulator and RL wrappers all talk to a game only through these
+methods, so each of them is written once. A game is a stateless rules object; everything
+that changes lives in its state, including the RNG, so a state is a value that clones,
+compares and replays.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from tavernkeep.engine.match import Agent
+
+Kind = Literal["competitive", "cooperative", "solo"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game came out.
+
+    Competitive games rank every seat (1 is best; tied seats share a rank and all tied
+    winners are in `winners`). Co-operative and solo games set `won` for the whole table.
+    `ending` is a short machine word for how the game ended, `reason` the sentence for
+    people; `facts` holds numbers a designer may want (rounds played, quests completed).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    ending: str
+    reason: str
+    won: bool | None = None
+    turns: int = 0
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "ending": self.ending,
+            "reason": self.reason,
+            "won": self.won,
+            "turns": self.turns,
+            "facts": dict(self.facts),
+        }
+
+
+S = TypeVar("S")
+C = TypeVar("C", bound=BaseModel)
+
+
+class Game(ABC, Generic[S, C]):
+    """A game's rules. Subclasses declare their nature up front, then the protocol."""
+
+    name: ClassVar[str]
+    """Registry name, e.g. 'hack-and-slash'."""
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    kind: ClassVar[Kind]
+    config_model: ClassVar[type[BaseModel]]
+    content_dir: ClassVar[Path]
+    """Folder of the game's built-in packs; `standard.toml` is the default."""
+    summary: ClassVar[str] = ""
+
+    # -- configuration and content -------------------------------------------------
+
+    def make_config(self, options: Mapping[str, Any] | None = None) -> C:
+        """Validate options (players, variant flags) into the game's config model."""
+        try:
+            return self.config_model.model_validate(dict(options or {}))  # type: ignore[return-value]
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                known = ", ".join(self.config_model.model_fields)
+                msg = f"no such option (options: {known})"
+            prefix = f"{self.title}: option '{where}'" if where else self.title
+            raise ConfigError(f"{prefix}: {msg}") from None
+
+    @abstractmethod
+    def load_pack(self, source: str | Path | None = None) -> Pack[Any]:
+        """The content pack: None or a built-in name ('standard'), or a path to a TOML file."""
+
+    # -- the protocol --------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, config: C, seed: int, pack: Pack[Any] | None = None) -> S:
+        """A new game. All its randomness comes from an Rng seeded with `seed`."""
+
+    @abstractmethod
+    def actor(self, state: S) -> int | None:
+        """The one seat that must decide now; None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[Action]:
+        """Every legal choice for the actor (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action, record: bool = True) -> list[Event]:
+        """Advance the state. Raises IllegalAction, state untouched, if not legal.
+
+        With `record=False` no events are built: simulations pay only for the rules.
+        """
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator), JSON-ready. The only door out."""
+
+    @abstractmethod
+    def determinize(self, state: S, seat: int, rng: Rng) -> S:
+        """A state consistent with `seat`'s view: hidden parts and the RNG re-sampled."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """An independent copy; fast, since search and simulation live on it."""
+
+    @abstractmethod
+    def label(self, state: S, action: Action) -> str:
+        """A human label for a legal action in this state."""
+
+    def odds(self, state: S, action: Action) -> dict[str, float]:
+        """Exact chances behind a dice decision, e.g. {'success': 0.58}; {} if none."""
+        return {}
+
+    def heuristic_agent(self) -> Agent | None:
+        """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""
+        return None
+
+    # -- helpers every front-end uses ------------------------------------------------
+
+    def is_over(self, state: S) -> bool:
+        return self.actor(state) is None
+
+    def parse_action(self, state: S, text: str) -> Action:
+        """Read an action typed or sent by a seat, and check that it is legal now."""
+        action = Action.parse(text)
+        self.check_legal(state, action)
+        return action
+
+    def check_legal(self, state: S, action: Action) -> None:
+        if action not in self.legal_actions(state):
+            actor = self.actor(state)
+            if actor is None:
+                raise IllegalAction(f"'{action.text}' is not legal: the game is over")
+            options = ", ".join(a.text for a in self.legal_actions(state))
+            raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
+
+    def players_text(self) -> str:
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"

@@ -1,0 +1,147 @@
+"""The match runner: seats any mix of people and bots around one game.
+
+A seat is an `Agent`. At each decision the runner hands the deciding agent an `InfoSet`:
+that seat's view, its legal actions and a way to sample states consistent with what it
+knows. Bots never receive the true state from the runner; the InfoSet keeps it private
+and lets out only what the protocol lets out. Each seat has its own RNG stream derived
+from the game seed, so a bot's choices replay exactly and never consume the game's dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.errors import IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.records import GameRecord
+from tavernkeep.engine.rng import Rng, derive_seed
+
+
+class InfoSet:
+    """What one seat may use to decide. The true state stays behind `_state`."""
+
+    __slots__ = ("_state", "game", "rng", "seat")
+
+    def __init__(self, game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> None:
+        self.game = game
+        self._state = state
+        self.seat = seat
+        self.rng = rng
+        """This seat's own stream, for its random choices."""
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self._state, self.seat)
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions(self._state)
+
+    def label(self, action: Action) -> str:
+        return self.game.label(self._state, action)
+
+    def odds(self, action: Action) -> dict[str, float]:
+        return self.game.odds(self._state, action)
+
+    def determinize(self, rng: Rng) -> Any:
+        """A full state consistent with this seat's view, hidden parts re-sampled."""
+        return self.game.determinize(self._state, self.seat, rng)
+
+
+class Agent(Protocol):
+    """Anything that can take a seat: a bot, a person at a terminal, a websocket."""
+
+    name: str
+
+    def choose(self, info: InfoSet) -> Action: ...
+
+
+EventSink = Callable[[list[Event], Any], None]
+
+
+class Match:
+    """One game being played. Holds its record as it grows, so nothing is lost if a
+    person quits mid-game: the caller can still save `match.record`.
+
+    Simulations pass `keep_record=False` and `record_events=False`: they pay only for
+    the rules and the bots.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        agents: Sequence[Agent],
+        seed: int,
+        config: BaseModel,
+        pack: Pack[Any],
+        seats: Sequence[str] | None = None,
+        record_events: bool = True,
+        keep_record: bool = True,
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.pack = pack
+        self.agents = list(agents)
+        self.record_events = record_events
+        self.keep_record = keep_record
+        self.state = game.setup(config, seed, pack)
+        self.rngs = [Rng(derive_seed(seed, "seat", i)) for i in range(len(agents))]
+        self.actions = 0
+        self.record = GameRecord(
+            game=game.name,
+            pack=pack.name,
+            pack_digest=pack.digest,
+            config=config.model_dump() if keep_record else {},
+            seed=seed,
+            seats=list(seats) if seats is not None else [a.name for a in agents],
+        )
+
+    @classmethod
+    def start(
+        cls,
+        game: Game[Any, Any],
+        agents: Sequence[Agent],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        pack: str | Path | None = None,
+        seats: Sequence[str] | None = None,
+        record_events: bool = True,
+    ) -> Match:
+        """A new match from user input: options are validated, the pack is loaded."""
+        options = dict(options or {})
+        options.setdefault("players", len(agents))
+        config = game.make_config(options)
+        return cls(game, agents, seed, config, game.load_pack(pack), seats, record_events)
+
+    def step(self) -> list[Event]:
+        """Ask the deciding seat and apply its choice. An agent offering an illegal
+        action is a bug in that agent, so it propagates as IllegalAction."""
+        seat = self.game.actor(self.state)
+        if seat is None:
+            raise IllegalAction("the game is over")
+        info = InfoSet(self.game, self.state, seat, self.rngs[seat])
+        action = self.agents[seat].choose(info)
+        events = self.game.apply(self.state, action, self.record_events)
+        if self.keep_record:
+            self.record.actions.append(action.text)
+        self.actions += 1
+        return events
+
+    def run(self, on_events: EventSink | None = None, max_actions: int = 1_000_000) -> Result:
+        game, state = self.game, self.state
+        while game.actor(state) is not None:
+            if self.actions >= max_actions:
+                raise RuntimeError(f"{game.name}: no end after {max_actions} actions")
+            events = self.step()
+            if on_events is not None:
+                on_events(events, state)
+        result = game.result(state)
+        assert result is not None
+        if self.keep_record:
+            self.record.result = result.to_json()
+        return result

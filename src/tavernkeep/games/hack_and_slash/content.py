@@ -1,0 +1,82 @@
+"""The schema of a Hack & Slash pack: the Brag at the Tavern and the quest deck."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DIE_SIDES = 6
+MAX_DICE = 3
+"""The box holds three dice, so no quest asks for more than three adventurers."""
+
+
+def check_reachable(challenge: int, goal: int, exact: bool) -> None:
+    """A goal no roll can meet would make a dead card; say so at load time."""
+    low, high = challenge, challenge * DIE_SIDES
+    if goal > high:
+        raise ValueError(f"goal {goal} cannot be rolled on {challenge} dice (at most {high})")
+    if exact and goal < low:
+        raise ValueError(
+            f"goal exactly {goal} cannot be rolled on {challenge} dice (at least {low})"
+        )
+
+
+class QuestCard(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=60)
+    challenge: int = Field(ge=1, le=MAX_DICE, description="adventurers sent = dice rolled")
+    goal: int = Field(ge=1, le=MAX_DICE * DIE_SIDES)
+    exact: bool = Field(default=False, description="roll exactly the goal, not goal or more")
+    reward: int = Field(default=0, ge=0, le=50)
+    adventurer: bool = Field(default=False, description="success adds an adventurer")
+
+    @model_validator(mode="after")
+    def _reachable(self) -> QuestCard:
+        check_reachable(self.challenge, self.goal, self.exact)
+        return self
+
+    @property
+    def goal_text(self) -> str:
+        return str(self.goal) if self.exact else f"{self.goal}+"
+
+
+class BragCard(BaseModel):
+    """Never scored, always available, and success gives an adventurer."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(default="Brag at the Tavern", min_length=1, max_length=60)
+    challenge: int = Field(default=1, ge=1, le=MAX_DICE)
+    goal: int = Field(default=4, ge=1, le=MAX_DICE * DIE_SIDES)
+    exact: bool = False
+
+    @model_validator(mode="after")
+    def _reachable(self) -> BragCard:
+        check_reachable(self.challenge, self.goal, self.exact)
+        return self
+
+    def as_quest(self) -> QuestCard:
+        return QuestCard(
+            name=self.name,
+            challenge=self.challenge,
+            goal=self.goal,
+            exact=self.exact,
+            reward=0,
+            adventurer=True,
+        )
+
+
+class HackAndSlashPack(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    brag: BragCard = Field(default_factory=BragCard)
+    quest: list[QuestCard] = Field(min_length=3, description="the draw pile, [[quest]] in TOML")
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> HackAndSlashPack:
+        seen: set[str] = {self.brag.name}
+        for card in self.quest:
+            if card.name in seen:
+                raise ValueError(f"two cards are named '{card.name}'")
+            seen.add(card.name)
+        return self

@@ -1,0 +1,591 @@
+"""Hack & Slash: push-your-luck questing with a guild of adventurers.
+
+A turn is one decision, or two: choose a quest (one of three face-up cards or the Brag
+at the Tavern), send that many adventurers, roll that many dice; on a failure with
+adventurers left at home, choose between quitting and sending one rescuer to re-roll one
+die. Every rule below cites the rulebook's own words where they decide it; readings the
+rulebook leaves open are in RULES.md, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack, load_pack
+from tavernkeep.engine.decisions import Decision
+from tavernkeep.engine.errors import IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.odds import meet_chance, meet_chance_with_rescue
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games.hack_and_slash.config import HackAndSlashConfig
+from tavernkeep.games.hack_and_slash.content import DIE_SIDES, HackAndSlashPack, QuestCard
+from tavernkeep.games.hack_and_slash.heuristic import HeuristicBot
+
+SLOTS = 3
+"""Face-up quests beside the Brag."""
+BRAG_SLOT = SLOTS
+"""The Brag at the Tavern sits in its own slot and is card 0 of `state.cards`."""
+EMPTY = -1
+
+QUEST_ACTIONS = tuple(Action("quest", slot) for slot in range(SLOTS))
+BRAG = Action("brag")
+QUIT = Action("quit")
+RESCUE_ACTIONS = {value: Action("rescue", value) for value in range(1, DIE_SIDES + 1)}
+
+ENDINGS = {
+    "guild-empty": "a player began a turn with no adventurers",
+    "quests-exhausted": "the quest draw pile ran out",
+    "round-limit": "the round limit was reached",
+}
+
+
+@dataclass(slots=True)
+class HackAndSlashState:
+    cards: tuple[QuestCard, ...] = field(compare=False, repr=False)
+    """Card 0 is the Brag; 1.. are the pack's quests. Indices are what the state holds."""
+    config: HackAndSlashConfig = field(compare=False, repr=False)
+    rng: Rng
+    parties: list[int]
+    tavern: int
+    stand_ins: int
+    """Tokens standing in for meeples once the Tavern ran dry (the rulebook's 'other tokens')."""
+    row: list[int]
+    """Face-up quests by slot; EMPTY once the draw pile can no longer refill a slot."""
+    pile: list[int]
+    """The draw pile, top card last."""
+    score_piles: list[list[int]]
+    scores: list[int]
+    turns: list[int]
+    current: int
+    round: int
+    ending: str
+    """'' until an end is triggered; then the game ends when the first player is next."""
+    over: bool
+    slot: int
+    """The slot of the quest being attempted, EMPTY between attempts."""
+    on_card: int
+    """Adventurers on the quest card being attempted (the rescuer included)."""
+    dice: list[int]
+    stack: list[Decision]
+
+    def clone(self) -> HackAndSlashState:
+        twin = HackAndSlashState.__new__(HackAndSlashState)
+        twin.cards = self.cards
+        twin.config = self.config
+        twin.rng = self.rng.clone()
+        twin.parties = self.parties[:]
+        twin.tavern = self.tavern
+        twin.stand_ins = self.stand_ins
+        twin.row = self.row[:]
+        twin.pile = self.pile[:]
+        twin.score_piles = [pile[:] for pile in self.score_piles]
+        twin.scores = self.scores[:]
+        twin.turns = self.turns[:]
+        twin.current = self.current
+        twin.round = self.round
+        twin.ending = self.ending
+        twin.over = self.over
+        twin.slot = self.slot
+        twin.on_card = self.on_card
+        twin.dice = self.dice[:]
+        twin.stack = self.stack[:]
+        return twin
+
+    @property
+    def adventurers_total(self) -> int:
+        """Every meeple and stand-in: parties, the quest card and the Tavern."""
+        return sum(self.parties) + self.on_card + self.tavern
+
+
+Events = list[Event] | None
+
+
+def _player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def meets(total: int, card: QuestCard) -> bool:
+    return total == card.goal if card.exact else total >= card.goal
+
+
+class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
+    name = "hack-and-slash"
+    title = "Hack & Slash"
+    min_players = 3
+    max_players = 6
+    kind = "competitive"
+    config_model = HackAndSlashConfig
+    content_dir: ClassVar[Path] = Path(__file__).parent / "content"
+    summary = "push-your-luck quest dice; 3-6 players (2 as a variant)"
+
+    def heuristic_agent(self) -> HeuristicBot:
+        return HeuristicBot()
+
+    def load_pack(self, source: str | Path | None = None) -> Pack[HackAndSlashPack]:
+        return load_pack(self.name, HackAndSlashPack, source, self.content_dir)
+
+    # -- setup ---------------------------------------------------------------------
+
+    def setup(
+        self, config: HackAndSlashConfig, seed: int, pack: Pack[Any] | None = None
+    ) -> HackAndSlashState:
+        content: HackAndSlashPack = (pack or self.load_pack()).content
+        n = config.players
+        rng = Rng(seed)
+        cards = (content.brag.as_quest(), *content.quest)
+        pile = list(range(1, len(cards)))
+        rng.shuffle(pile)
+        row = [pile.pop() for _ in range(SLOTS)]
+        in_guilds = n * config.adventurers
+        state = HackAndSlashState(
+            cards=cards,
+            config=config,
+            rng=rng,
+            parties=[config.adventurers] * n,
+            tavern=max(0, config.box - in_guilds),
+            stand_ins=max(0, in_guilds - config.box),
+            row=row,
+            pile=pile,
+            score_piles=[[] for _ in range(n)],
+            scores=[0] * n,
+            turns=[0] * n,
+            current=0,
+            round=1,
+            ending="",
+            over=False,
+            slot=EMPTY,
+            on_card=0,
+            dice=[],
+            stack=[],
+        )
+        self._start_turn(state, None)
+        return state
+
+    # -- the protocol --------------------------------------------------------------
+
+    def actor(self, state: HackAndSlashState) -> int | None:
+        stack = state.stack
+        return stack[-1].seat if stack else None
+
+    def legal_actions(self, state: HackAndSlashState) -> list[Action]:
+        if not state.stack:
+            return []
+        if state.stack[-1].kind == "rescue":
+            return [QUIT, *(RESCUE_ACTIONS[v] for v in sorted(set(state.dice)))]
+        party = state.parties[state.current]
+        cards = state.cards
+        actions = [
+            QUEST_ACTIONS[slot]
+            for slot, card in enumerate(state.row)
+            if card != EMPTY and cards[card].challenge <= party
+        ]
+        if cards[0].challenge <= party:
+            actions.append(BRAG)
+        return actions
+
+    def apply(
+        self, state: HackAndSlashState, action: Action, record: bool = True
+    ) -> list[Event]:
+        if not state.stack:
+            raise IllegalAction(f"'{action.text}' is not legal: the game is over")
+        ev: Events = [] if record else None
+        kind = state.stack[-1].kind
+        if kind == "quest":
+            slot = self._chosen_slot(state, action)
+            self._attempt(state, slot, ev)
+        else:
+            if action.kind == "quit" and not action.args:
+                if ev is not None:
+                    ev.append(self._quit_event(state, "quit in shame"))
+                self._quit(state, ev)
+            elif (
+                action.kind == "rescue"
+                and len(action.args) == 1
+                and action.args[0] in state.dice
+            ):
+                self._rescue(state, int(action.args[0]), ev)
+            else:
+                raise IllegalAction(
+                    f"'{action.text}' is not legal now: quit, or rescue by re-rolling one of "
+                    f"the dice showing {', '.join(str(d) for d in sorted(set(state.dice)))}"
+                )
+        return ev if ev is not None else []
+
+    def view(self, state: HackAndSlashState, seat: int | None) -> dict[str, Any]:
+        cards = state.cards
+        attempt = None
+        if state.slot != EMPTY:
+            card = self._slot_card(state, state.slot)
+            attempt = {
+                "seat": state.current,
+                "slot": state.slot,
+                "quest": self._card_json(cards[card]),
+                "adventurers": state.on_card,
+                "dice": list(state.dice),
+                "total": sum(state.dice),
+            }
+        top = state.stack[-1] if state.stack else None
+        result = self.result(state)
+        return {
+            "game": self.name,
+            "seat": seat,
+            "players": len(state.parties),
+            "current": state.current,
+            "round": state.round,
+            "decision": top.to_json() if top else None,
+            "brag": self._card_json(cards[0]),
+            "quests": [
+                None if card == EMPTY else self._card_json(cards[card]) for card in state.row
+            ],
+            "draw_pile": len(state.pile),
+            "parties": list(state.parties),
+            "tavern": state.tavern,
+            "stand_ins": state.stand_ins,
+            "scores": list(state.scores),
+            "score_piles": [[cards[c].name for c in pile] for pile in state.score_piles],
+            "turns": list(state.turns),
+            "attempt": attempt,
+            "ending": state.ending or None,
+            "over": state.over,
+            "result": result.to_json() if result else None,
+        }
+
+    def determinize(self, state: HackAndSlashState, seat: int, rng: Rng) -> HackAndSlashState:
+        # Only the order of the draw pile and the dice to come are hidden.
+        twin = state.clone()
+        rng.shuffle(twin.pile)
+        twin.rng = Rng(rng.next64())
+        return twin
+
+    def result(self, state: HackAndSlashState) -> Result | None:
+        if not state.over:
+            return None
+        n = len(state.parties)
+        # Highest score wins; ties go to the most adventurers; still tied, they share.
+        keys = [(state.scores[s], state.parties[s]) for s in range(n)]
+        best = max(keys)
+        winners = tuple(s for s in range(n) if keys[s] == best)
+        ranks = tuple(1 + sum(1 for other in keys if other > keys[s]) for s in range(n))
+        names = " and ".join(_player(s) for s in winners)
+        points = _plural(best[0], "point")
+        if len(winners) == 1:
+            reason = f"{names} wins with {points}"
+        else:
+            reason = (
+                f"{names} share the victory with {points} and "
+                f"{_plural(best[1], 'adventurer')}"
+            )
+        return Result(
+            scores=tuple(float(x) for x in state.scores),
+            ranks=ranks,
+            winners=winners,
+            ending=state.ending,
+            reason=f"{reason}; the game ended because {ENDINGS[state.ending]}",
+            turns=sum(state.turns),
+            facts={
+                "rounds": state.turns[0],
+                "quests_completed": sum(len(p) for p in state.score_piles),
+                "adventurers": list(state.parties),
+                "stand_ins": state.stand_ins,
+            },
+        )
+
+    def clone(self, state: HackAndSlashState) -> HackAndSlashState:
+        return state.clone()
+
+    def label(self, state: HackAndSlashState, action: Action) -> str:
+        if action.kind == "quest" or action.kind == "brag":
+            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0])
+            card = state.cards[self._slot_card(state, slot)]
+            send = f"send {_plural(card.challenge, 'adventurer')}, roll {card.goal_text}"
+            if slot == BRAG_SLOT:
+                return f"{card.name}: {send} to gain an adventurer (never scored)"
+            prize = _plural(card.reward, "point")
+            if card.adventurer:
+                prize += " and an adventurer"
+            return f"{card.name}: {send} for {prize}"
+        if action.kind == "quit":
+            return f"Quit in shame: {_plural(state.on_card, 'adventurer')} go to the Tavern"
+        if action.kind == "rescue":
+            return f"Rescue: commit one more adventurer and re-roll a {action.args[0]}"
+        return action.text
+
+    def odds(self, state: HackAndSlashState, action: Action) -> dict[str, float]:
+        if action.kind == "quest" or action.kind == "brag":
+            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0])
+            card = state.cards[self._slot_card(state, slot)]
+            chances = {"success": meet_chance(card.challenge, card.goal, card.exact)}
+            if state.parties[state.current] > card.challenge:
+                chances["with rescue"] = meet_chance_with_rescue(
+                    card.challenge, card.goal, card.exact
+                )
+            return chances
+        if action.kind == "rescue" and state.slot != EMPTY:
+            card = state.cards[self._slot_card(state, state.slot)]
+            rest = sum(state.dice) - int(action.args[0])
+            hits = sum(1 for face in range(1, DIE_SIDES + 1) if meets(rest + face, card))
+            return {"success": hits / DIE_SIDES}
+        return {}
+
+    # -- the rules -----------------------------------------------------------------
+
+    @staticmethod
+    def _slot_card(state: HackAndSlashState, slot: int) -> int:
+        return 0 if slot == BRAG_SLOT else state.row[slot]
+
+    @staticmethod
+    def _card_json(card: QuestCard) -> dict[str, Any]:
+        return {
+            "name": card.name,
+            "challenge": card.challenge,
+            "goal": card.goal,
+            "exact": card.exact,
+            "goal_text": card.goal_text,
+            "reward": card.reward,
+            "adventurer": card.adventurer,
+        }
+
+    def _chosen_slot(self, state: HackAndSlashState, action: Action) -> int:
+        """The slot a 'quest' decision names, checked before anything changes."""
+        party = state.parties[state.current]
+        if action.kind == "brag" and not action.args:
+            slot = BRAG_SLOT
+        elif (
+            action.kind == "quest"
+            and len(action.args) == 1
+            and type(action.args[0]) is int
+            and 0 <= action.args[0] < SLOTS
+        ):
+            slot = action.args[0]
+            if state.row[slot] == EMPTY:
+                raise IllegalAction(f"'{action.text}' is not legal: quest slot {slot} is empty")
+        else:
+            raise IllegalAction(
+                f"'{action.text}' is not legal now: choose a quest (quest:0-2) or brag"
+            )
+        card = state.cards[self._slot_card(state, slot)]
+        if card.challenge > party:
+            raise IllegalAction(
+                f"'{action.text}' is not legal: {card.name} needs "
+                f"{_plural(card.challenge, 'adventurer')} and the party has {party}"
+            )
+        return slot
+
+    def _attempt(self, state: HackAndSlashState, slot: int, ev: Events) -> None:
+        seat = state.current
+        card = state.cards[self._slot_card(state, slot)]
+        state.parties[seat] -= card.challenge
+        state.on_card = card.challenge
+        state.slot = slot
+        dice = state.rng.dice(card.challenge, DIE_SIDES)
+        state.dice = dice
+        total = sum(dice)
+        success = meets(total, card)
+        if ev is not None:
+            ev.append(
+                Event(
+                    "quest",
+                    f"{_player(seat)} sends {_plural(card.challenge, 'adventurer')} on "
+                    f"{card.name} ({card.goal_text})",
+                    {"seat": seat, "slot": slot, "quest": card.name},
+                )
+            )
+            ev.append(self._roll_event(seat, dice, card, success))
+        if success:
+            self._succeed(state, ev)
+        elif state.parties[seat] > 0:
+            state.stack[-1] = Decision(seat, "rescue")
+        else:
+            # No one is left at home to send as a rescuer, so the only choice is to quit.
+            if ev is not None:
+                ev.append(self._quit_event(state, "must quit: no one is left to rescue them"))
+            self._quit(state, ev)
+
+    def _rescue(self, state: HackAndSlashState, value: int, ev: Events) -> None:
+        seat = state.current
+        card = state.cards[self._slot_card(state, state.slot)]
+        state.parties[seat] -= 1
+        state.on_card += 1
+        dice = state.dice
+        index = dice.index(value)
+        dice[index] = state.rng.die(DIE_SIDES)
+        success = meets(sum(dice), card)
+        if ev is not None:
+            ev.append(
+                Event(
+                    "rescue",
+                    f"{_player(seat)} sends a rescuer and re-rolls a {value}: {dice[index]}",
+                    {"seat": seat, "old": value, "new": dice[index]},
+                )
+            )
+            ev.append(self._roll_event(seat, dice, card, success))
+        if success:
+            self._succeed(state, ev)
+        else:
+            if ev is not None:
+                ev.append(self._quit_event(state, "failed again and quit, rescuer and all"))
+            self._quit(state, ev)
+
+    def _succeed(self, state: HackAndSlashState, ev: Events) -> None:
+        seat = state.current
+        slot = state.slot
+        card_index = self._slot_card(state, slot)
+        card = state.cards[card_index]
+        state.parties[seat] += state.on_card
+        state.on_card = 0
+        if card.adventurer:
+            self._gain_adventurer(state, seat, ev)
+        if slot != BRAG_SLOT:
+            # The Brag is never taken; any other quest goes to the score pile.
+            state.score_piles[seat].append(card_index)
+            state.scores[seat] += card.reward
+            if ev is not None:
+                ev.append(
+                    Event(
+                        "score",
+                        f"{_player(seat)} completes {card.name} for "
+                        f"{_plural(card.reward, 'point')}",
+                        {"seat": seat, "quest": card.name, "reward": card.reward},
+                    )
+                )
+            if state.pile:
+                state.row[slot] = new = state.pile.pop()
+                if ev is not None:
+                    ev.append(
+                        Event(
+                            "reveal",
+                            f"A new quest is revealed: {state.cards[new].name}",
+                            {"slot": slot, "quest": state.cards[new].name},
+                        )
+                    )
+            else:
+                state.row[slot] = EMPTY
+                self._trigger_end(state, "quests-exhausted", ev)
+        self._end_turn(state, ev)
+
+    def _gain_adventurer(self, state: HackAndSlashState, seat: int, ev: Events) -> None:
+        if state.tavern > 0:
+            state.tavern -= 1
+        elif state.config.empty_tavern == "stand-in":
+            state.stand_ins += 1
+        else:
+            if ev is not None:
+                ev.append(
+                    Event(
+                        "no-gain",
+                        f"The Tavern is empty: {_player(seat)} gains no adventurer",
+                        {"seat": seat},
+                    )
+                )
+            return
+        state.parties[seat] += 1
+        if ev is not None:
+            ev.append(
+                Event("gain", f"{_player(seat)} gains an adventurer", {"seat": seat})
+            )
+
+    def _quit(self, state: HackAndSlashState, ev: Events) -> None:
+        state.tavern += state.on_card
+        state.on_card = 0
+        self._end_turn(state, ev)
+
+    def _quit_event(self, state: HackAndSlashState, how: str) -> Event:
+        seat = state.current
+        return Event(
+            "quit",
+            f"{_player(seat)}'s {_plural(state.on_card, 'adventurer')} {how}: "
+            "they go to the Tavern",
+            {"seat": seat, "adventurers": state.on_card},
+        )
+
+    @staticmethod
+    def _roll_event(seat: int, dice: list[int], card: QuestCard, success: bool) -> Event:
+        total = sum(dice)
+        shown = "+".join(str(d) for d in dice)
+        outcome = "success" if success else "failure"
+        return Event(
+            "roll",
+            f"{_player(seat)} rolled {shown} = {total} against {card.goal_text}: {outcome}",
+            {"seat": seat, "dice": list(dice), "total": total, "success": success},
+        )
+
+    def _trigger_end(self, state: HackAndSlashState, ending: str, ev: Events) -> None:
+        if state.ending:
+            return
+        state.ending = ending
+        if ev is not None:
+            ev.append(
+                Event(
+                    "end-triggered",
+                    f"The end is near: {ENDINGS[ending]}; the game ends when "
+                    f"{_player(0)} would take the next turn",
+                    {"ending": ending},
+                )
+            )
+
+    def _end_turn(self, state: HackAndSlashState, ev: Events) -> None:
+        state.stack.pop()
+        state.slot = EMPTY
+        state.dice = []
+        self._next_seat(state, ev)
+        if not state.over:
+            self._start_turn(state, ev)
+
+    def _next_seat(self, state: HackAndSlashState, ev: Events) -> None:
+        n = len(state.parties)
+        state.current = (state.current + 1) % n
+        if state.current != 0:
+            return
+        # The first player would take their next turn: every player has had equal turns.
+        if not state.ending:
+            limit = state.config.round_limit
+            if limit and state.round >= limit:
+                self._trigger_end(state, "round-limit", ev)
+        if state.ending:
+            state.over = True
+            if ev is not None:
+                result = self.result(state)
+                assert result is not None
+                ev.append(Event("game-over", result.reason, result.to_json()))
+        else:
+            state.round += 1
+
+    def _start_turn(self, state: HackAndSlashState, ev: Events) -> None:
+        """Begin the current seat's turn, passing for any seat that cannot quest."""
+        cheapest = min(
+            [state.cards[0].challenge]
+            + [state.cards[c].challenge for c in state.row if c != EMPTY]
+        )
+        while True:
+            seat = state.current
+            state.turns[seat] += 1
+            party = state.parties[seat]
+            if party >= cheapest:
+                state.stack.append(Decision(seat, "quest"))
+                if ev is not None:
+                    ev.append(
+                        Event(
+                            "turn",
+                            f"{_player(seat)}'s turn (round {state.round})",
+                            {"seat": seat, "round": state.round},
+                        )
+                    )
+                return
+            # "If you have no meeples at the start of your turn, you must pass."
+            if ev is not None:
+                why = "no adventurers" if party == 0 else "too few adventurers for any quest"
+                ev.append(
+                    Event("pass", f"{_player(seat)} has {why} and must pass", {"seat": seat})
+                )
+            self._trigger_end(state, "guild-empty", ev)
+            self._next_seat(state, ev)
+            if state.over:
+                return

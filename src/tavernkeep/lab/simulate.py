@@ -1,0 +1,271 @@
+"""`tavernkeep simulate`: many bot games across worker processes.
+
+Game i of a batch is seeded with derive_seed(batch_seed, i), and each worker plays a
+contiguous block of indices, so the set of games played is fixed by the batch seed and
+the game count alone. Tallies are kept exactly (wins as fractions, since a shared victory
+counts 1/k to each of k winners) and merged by addition, so the report for a seed is the
+same whatever the number of workers or the order in which their blocks finish.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from tavernkeep.agents import make_bot
+from tavernkeep.engine.errors import SeatError
+from tavernkeep.engine.match import Match
+from tavernkeep.engine.rng import derive_seed, random_seed
+from tavernkeep.games import get_game
+from tavernkeep.lab.stats import wilson_interval
+
+BLOCKS_PER_WORKER = 16
+"""Blocks per worker: enough to balance load and move the progress bar, few enough that
+the cost of a block (building the bots, pickling a tally) stays invisible."""
+
+
+@dataclass
+class Tally:
+    """Exact, mergeable totals over a set of games."""
+
+    players: int
+    games: int = 0
+    wins: list[Fraction] = field(default_factory=list)
+    scores: list[Fraction] = field(default_factory=list)
+    turns: int = 0
+    actions: int = 0
+    endings: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [Fraction(0)] * self.players
+            self.scores = [Fraction(0)] * self.players
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.scores = [a + b for a, b in zip(self.scores, other.scores, strict=True)]
+        self.turns += other.turns
+        self.actions += other.actions
+        self.endings.update(other.endings)
+
+
+@dataclass(frozen=True)
+class Batch:
+    game: str
+    seats: tuple[str, ...]
+    options: dict[str, Any]
+    pack: str | None
+    seed: int
+
+
+def play_block(batch: Batch, start: int, stop: int) -> Tally:
+    """Play games start..stop-1 of a batch; runs in a worker process."""
+    game = get_game(batch.game)
+    options = dict(batch.options, players=len(batch.seats))
+    config = game.make_config(options)
+    pack = game.load_pack(batch.pack)
+    agents = [make_bot(spec, game) for spec in batch.seats]
+    tally = Tally(players=len(batch.seats))
+    for index in range(start, stop):
+        match = Match(
+            game,
+            agents,
+            derive_seed(batch.seed, index),
+            config,
+            pack,
+            batch.seats,
+            record_events=False,
+            keep_record=False,
+        )
+        result = match.run()
+        share = Fraction(1, len(result.winners))
+        for seat in result.winners:
+            tally.wins[seat] += share
+        for seat, score in enumerate(result.scores):
+            tally.scores[seat] += Fraction(score)
+        tally.games += 1
+        tally.turns += result.turns
+        tally.actions += match.actions
+        tally.endings[result.ending] += 1
+    return tally
+
+
+def _play_block_args(args: tuple[Batch, int, int]) -> Tally:
+    return play_block(*args)
+
+
+def blocks(games: int, workers: int) -> list[tuple[int, int]]:
+    count = max(1, min(games, workers * BLOCKS_PER_WORKER))
+    edges = [games * i // count for i in range(count + 1)]
+    return [(a, b) for a, b in itertools.pairwise(edges) if b > a]
+
+
+def simulate(
+    batch: Batch, games: int, workers: int = 1, on_progress: Any = None
+) -> Tally:
+    """Play `games` games of a batch on `workers` processes; returns the exact tally."""
+    # Validate everything in this process first, so a bad seat or pack is one clear
+    # error here rather than a traceback from a worker.
+    game = get_game(batch.game)
+    game.make_config(dict(batch.options, players=len(batch.seats)))
+    game.load_pack(batch.pack)
+    for spec in batch.seats:
+        if spec == "human":
+            raise SeatError("simulate seats bots only: use bot:random or bot:heuristic")
+        make_bot(spec, game)
+
+    total = Tally(players=len(batch.seats))
+    jobs = [(batch, a, b) for a, b in blocks(games, workers)]
+    if workers == 1:
+        for job in jobs:
+            part = _play_block_args(job)
+            total.merge(part)
+            if on_progress:
+                on_progress(part.games)
+        return total
+    context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork") else None)
+    with context.Pool(workers) as pool:
+        for part in pool.imap_unordered(_play_block_args, jobs):
+            total.merge(part)
+            if on_progress:
+                on_progress(part.games)
+    return total
+
+
+def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[str, Any]:
+    """The report as one JSON-ready object (the `--json` contract in the README)."""
+    n, games = tally.players, tally.games
+    seats = []
+    for seat, spec in enumerate(batch.seats):
+        wins = tally.wins[seat]
+        lo, hi = wilson_interval(float(wins), games)
+        seats.append(
+            {
+                "seat": seat,
+                "agent": spec,
+                "wins": float(wins),
+                "win_rate": float(wins) / games,
+                "ci95": [lo, hi],
+                "mean_score": float(tally.scores[seat]) / games,
+            }
+        )
+    bots = []
+    for spec in dict.fromkeys(batch.seats):
+        held = [s for s in range(n) if batch.seats[s] == spec]
+        wins = sum((tally.wins[s] for s in held), Fraction(0))
+        trials = games * len(held)
+        lo, hi = wilson_interval(float(wins), trials)
+        bots.append(
+            {
+                "agent": spec,
+                "seats": held,
+                "wins": float(wins),
+                "win_rate": float(wins) / trials,
+                "ci95": [lo, hi],
+            }
+        )
+    return {
+        "game": batch.game,
+        "games": games,
+        "seed": batch.seed,
+        "pack": batch.pack or "standard",
+        "options": batch.options,
+        "players": n,
+        "fair_share": 1 / n,
+        "seats": seats,
+        "bots": bots,
+        "mean_turns": tally.turns / games,
+        "mean_actions": tally.actions / games,
+        "endings": dict(sorted(tally.endings.items())),
+        "workers": workers,
+        "elapsed_seconds": round(seconds, 3),
+    }
+
+
+def run_simulation(
+    game_name: str,
+    seats: list[str],
+    games: int,
+    workers: int,
+    seed: int | None,
+    options: dict[str, Any],
+    pack: str | Path | None,
+    as_json: bool,
+) -> dict[str, Any]:
+    """The command: simulate with a progress bar, then print a table or JSON."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    batch = Batch(
+        game_name,
+        tuple(seats),
+        options,
+        str(pack) if pack is not None else None,
+        random_seed() if seed is None else seed,
+    )
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"{game_name}: playing", total=games)
+        tally = simulate(batch, games, workers, lambda k: progress.advance(task, k))
+    report = summarize(batch, tally, workers, time.perf_counter() - started)
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print_report(report)
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"[bold]{report['game']}[/]: {report['games']:,} games, seed {report['seed']}, "
+        f"{report['workers']} worker(s), {report['elapsed_seconds']:.1f} s"
+    )
+    table = Table("seat", "agent", "wins", "win rate", "95% interval", "mean score")
+    for s in report["seats"]:
+        lo, hi = s["ci95"]
+        table.add_row(
+            str(s["seat"] + 1),
+            s["agent"],
+            f"{s['wins']:g}",
+            f"{s['win_rate']:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{s['mean_score']:.2f}",
+        )
+    console.print(table)
+    bots = Table("agent", "seats", "win rate per seat", "95% interval", "fair share")
+    for b in report["bots"]:
+        lo, hi = b["ci95"]
+        bots.add_row(
+            b["agent"],
+            ", ".join(str(s + 1) for s in b["seats"]),
+            f"{b['win_rate']:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{report['fair_share']:.1%}",
+        )
+    console.print(bots)
+    endings = ", ".join(f"{k}: {v:,}" for k, v in report["endings"].items())
+    console.print(
+        f"mean turns {report['mean_turns']:.1f}, mean actions {report['mean_actions']:.1f}; "
+        f"endings: {endings}"
+    )

@@ -1,0 +1,1 @@
+"""Terminal front-end: play and replay games with Rich."""

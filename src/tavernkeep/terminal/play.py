@@ -1,0 +1,138 @@
+"""`tavernkeep play`: a game at the terminal, people and bots around one table."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.prompt import Prompt
+
+from tavernkeep.agents import check_seat, make_bot
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.errors import IllegalAction, SeatError
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.rng import random_seed
+from tavernkeep.games import get_game
+from tavernkeep.terminal.render import Renderer, event_line, odds_text, renderer_for
+
+
+class HumanAgent:
+    """A person at the keyboard: sees the table, picks a numbered choice."""
+
+    name = "human"
+
+    def __init__(self, console: Console, render: Renderer, seat_names: list[str]) -> None:
+        self.console = console
+        self.render = render
+        self.seat_names = seat_names
+
+    def choose(self, info: InfoSet) -> Action:
+        console = self.console
+        console.print(self.render(info.view()))
+        actions = info.legal_actions()
+        console.print(f"[bold cyan]{self.seat_names[info.seat]}, your choice:[/]")
+        for number, action in enumerate(actions, start=1):
+            chance = odds_text(info.odds(action))
+            shown = f"  [cyan]{number}[/]. {info.label(action)}"
+            console.print(shown + (f"  [green]({chance})[/]" if chance else ""))
+        while True:
+            answer = Prompt.ask("number or action", console=console).strip()
+            try:
+                return pick(answer, actions)
+            except IllegalAction as exc:
+                console.print(f"[red]{exc}[/]")
+
+
+def pick(answer: str, actions: list[Action]) -> Action:
+    """A typed answer: a choice number, or an action's text such as 'quest:1'."""
+    if answer.isdigit():
+        number = int(answer)
+        if 1 <= number <= len(actions):
+            return actions[number - 1]
+        raise IllegalAction(f"'{answer}' is not a choice: type a number from 1 to {len(actions)}")
+    try:
+        action = Action.parse(answer)
+    except IllegalAction:
+        raise IllegalAction(
+            f"'{answer}' is not a choice: type a number from 1 to {len(actions)}"
+        ) from None
+    if action not in actions:
+        raise IllegalAction(f"'{answer}' is not legal now: type a number from 1 to {len(actions)}")
+    return action
+
+
+def seat_names(seats: list[str]) -> list[str]:
+    humans = seats.count("human")
+    names = []
+    for seat, spec in enumerate(seats):
+        who = ("you" if humans == 1 else "human") if spec == "human" else spec
+        names.append(f"Player {seat + 1} ({who})")
+    return names
+
+
+def build_agents(
+    game: Game[Any, Any], seats: list[str], console: Console, render: Renderer
+) -> list[Agent]:
+    for spec in seats:
+        check_seat(spec, game)
+    names = seat_names(seats)
+    return [
+        HumanAgent(console, render, names) if spec == "human" else make_bot(spec, game)
+        for spec in seats
+    ]
+
+
+def play_game(
+    game_name: str,
+    seats: list[str],
+    seed: int | None,
+    options: dict[str, Any],
+    pack: str | None,
+    record_path: Path | None,
+    delay: float,
+) -> None:
+    game = get_game(game_name)
+    if not game.min_players <= len(seats) <= game.max_players and "two_player" not in options:
+        raise SeatError(
+            f"{game.title} takes {game.players_text()} players; "
+            f"{len(seats)} seats were given (one --seat per player)"
+        )
+    console = Console(highlight=False)
+    render = renderer_for(game)
+    agents = build_agents(game, seats, console, render)
+    seed = random_seed() if seed is None else seed
+    match = Match.start(game, agents, seed, options, pack, seats=seats)
+    humans = [s for s, spec in enumerate(seats) if spec == "human"]
+    # With one person at the table the log is theirs; with several, a spectator's.
+    viewer = humans[0] if len(humans) == 1 else None
+    console.print(
+        f"[bold]{game.title}[/]: {', '.join(seat_names(seats))}. Seed {seed} "
+        f"(replay with --seed {seed})."
+    )
+
+    def show(events: list[Event], state: Any) -> None:
+        for event in events:
+            seen = event.for_seat(viewer)
+            if seen is not None:
+                console.print(event_line(seen))
+        actor = game.actor(state)
+        if delay and actor is not None and seats[actor] != "human" and events:
+            time.sleep(delay)
+
+    try:
+        result = match.run(on_events=show)
+    except (KeyboardInterrupt, EOFError):
+        console.print("\n[yellow]Game stopped.[/]")
+        if record_path is not None:
+            match.record.save(record_path)
+            console.print(f"The game so far is saved in {record_path}.")
+        return
+    console.print(render(game.view(match.state, viewer)))
+    console.print(f"[bold green]{result.reason}.[/]")
+    if record_path is not None:
+        match.record.save(record_path)
+        console.print(f"Record saved in {record_path} (tavernkeep replay {record_path}).")

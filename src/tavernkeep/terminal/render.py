@@ -1,0 +1,62 @@
+"""Drawing a game in the terminal: the game's own renderer, or a readable generic one.
+
+A game may ship `games/<game>/terminal.py` with `render(view) -> RenderableType`; the
+terminal uses it when present, and otherwise shows the view as a tree, so a game is
+playable here from the day its rules exist.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from rich.console import RenderableType
+from rich.pretty import Pretty
+
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game
+
+DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+
+
+class Renderer(Protocol):
+    def __call__(self, view: dict[str, Any]) -> RenderableType: ...
+
+
+def generic_render(view: dict[str, Any]) -> RenderableType:
+    return Pretty(view, expand_all=False)
+
+
+def renderer_for(game: Game[Any, Any]) -> Renderer:
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.terminal")
+    except ModuleNotFoundError:
+        return generic_render
+    render: Renderer = module.render
+    return render
+
+
+def dice_text(dice: list[int]) -> str:
+    return "  ".join(f"{DIE_FACES.get(d, '')}{d}" for d in dice)
+
+
+def event_line(event: Event) -> str:
+    """One line of the game log; dice get their faces, outcomes a colour."""
+    text = event.text
+    if event.kind == "roll":
+        dice = event.data.get("dice", [])
+        colour = "green" if event.data.get("success") else "red"
+        return f"  🎲 {dice_text(dice)}   [{colour}]{text}[/]"
+    if event.kind in ("game-over", "end-triggered"):
+        return f"[bold yellow]{text}[/]"
+    if event.kind == "turn":
+        return f"[bold]{text}[/]"
+    return f"  {text}"
+
+
+def odds_text(odds: dict[str, float]) -> str:
+    return ", ".join(
+        f"{value:.0%}" if name == "success" else f"{value:.0%} {name}"
+        for name, value in odds.items()
+    )
