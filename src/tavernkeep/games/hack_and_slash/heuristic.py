@@ -16,13 +16,20 @@ from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.odds import best_rescue, meet_chance, meet_chance_with_rescue
 
 ADVENTURER_VALUE = 0.6
-"""Points an adventurer at home is worth while the game goes on (tuned by simulation)."""
+"""Points an adventurer at home is worth to a small guild while the game goes on."""
+COMFORTABLE_GUILD = 5
+"""Beyond this many at home, each further adventurer is worth less and less: a big guild
+cannot send them all, and hoarding them (bragging forever) wins nothing."""
 LAST_ROUND_VALUE = 0.01
 """In the last round an adventurer only breaks ties."""
 
 
-def adventurer_value(view: dict[str, Any]) -> float:
-    return LAST_ROUND_VALUE if view["ending"] else ADVENTURER_VALUE
+def adventurer_value(view: dict[str, Any], party: int) -> float:
+    if view["ending"]:
+        return LAST_ROUND_VALUE
+    if party <= COMFORTABLE_GUILD:
+        return ADVENTURER_VALUE
+    return ADVENTURER_VALUE * COMFORTABLE_GUILD / party
 
 
 def quest_value(card: dict[str, Any], party: int, worth: float) -> float:
@@ -46,10 +53,10 @@ class HeuristicBot:
     def choose(self, info: InfoSet) -> Action:
         view = info.view()
         actions = info.legal_actions()
-        worth = adventurer_value(view)
+        party = view["parties"][info.seat]
+        worth = adventurer_value(view, party)
         if view["decision"]["kind"] == "rescue":
             return self._rescue_or_quit(view, actions, worth)
-        party = view["parties"][info.seat]
         best, best_value = actions[0], float("-inf")
         for action in actions:
             card = view["brag"] if action.kind == "brag" else view["quests"][action.args[0]]
