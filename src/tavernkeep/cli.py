@@ -82,7 +82,10 @@ def games() -> None:
 
     table = Table("game", "title", "players", "kind", "about")
     for game in all_games():
-        table.add_row(game.name, game.title, game.players_text(), game.kind, game.summary)
+        players = game.players_text()
+        if game.players_note:
+            players += f" ({game.players_note})"
+        table.add_row(game.name, game.title, players, game.kind, game.summary)
     Console().print(table)
 
 

@@ -77,6 +77,8 @@ class Game(ABC, Generic[S, C]):
     content_dir: ClassVar[Path]
     """Folder of the game's built-in packs; `standard.toml` is the default."""
     summary: ClassVar[str] = ""
+    players_note: ClassVar[str] = ""
+    """How a variant stretches the player count, e.g. '2 with --variant two_player'."""
 
     # -- configuration and content -------------------------------------------------
 
@@ -91,6 +93,13 @@ class Game(ABC, Generic[S, C]):
             if err["type"] == "extra_forbidden":
                 known = ", ".join(self.config_model.model_fields)
                 msg = f"no such option (options: {known})"
+            elif err["loc"] == ("players",) and isinstance(err.get("input"), int):
+                # The count comes from the seats, so say it in those terms.
+                note = f" ({self.players_note})" if self.players_note else ""
+                raise ConfigError(
+                    f"{self.title} takes {self.players_text()} players{note}, "
+                    f"not {err['input']}"
+                ) from None
             prefix = f"{self.title}: option '{where}'" if where else self.title
             raise ConfigError(f"{prefix}: {msg}") from None
 

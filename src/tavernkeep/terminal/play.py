@@ -11,7 +11,7 @@ from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.errors import IllegalAction, SeatError
+from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
@@ -96,11 +96,6 @@ def play_game(
     delay: float,
 ) -> None:
     game = get_game(game_name)
-    if not game.min_players <= len(seats) <= game.max_players and "two_player" not in options:
-        raise SeatError(
-            f"{game.title} takes {game.players_text()} players; "
-            f"{len(seats)} seats were given (one --seat per player)"
-        )
     console = Console(highlight=False)
     render = renderer_for(game)
     agents = build_agents(game, seats, console, render)

@@ -27,5 +27,8 @@ class HackAndSlashConfig(BaseModel):
     @model_validator(mode="after")
     def _two_players_is_a_variant(self) -> HackAndSlashConfig:
         if self.players == 2 and not self.two_player:
-            raise ValueError("2 players is a variant: set two_player=true (else 3-6 players)")
+            raise ValueError(
+                "2 players is a variant: turn on two_player (--variant two_player); "
+                "otherwise 3-6 players"
+            )
         return self

@@ -124,7 +124,8 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     kind = "competitive"
     config_model = HackAndSlashConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
-    summary = "push-your-luck quest dice; 3-6 players (2 as a variant)"
+    summary = "push-your-luck quest dice"
+    players_note = "2 with --variant two_player"
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
