@@ -168,6 +168,28 @@ def odds(
         raise ConfigError(str(exc)) from None
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    database_url: Annotated[
+        str,
+        typer.Option(help="sqlite:///file.db (default, created on first start) or postgresql://..."),
+    ] = "sqlite:///tavernkeep.db",
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it acts.", min=0.0)
+    ] = 0.8,
+) -> None:
+    """Start the web app: lobby, tables and live play in the browser."""
+    import uvicorn
+
+    from tavernkeep.server.app import create_app
+
+    web = create_app(database_url, bot_delay)
+    typer.echo(f"tavernkeep: http://{host}:{port}/  (database {database_url})")
+    uvicorn.run(web, host=host, port=port, ws_max_size=65536, log_level="info")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every user error into one line and exit 2."""
     command = typer.main.get_command(app)

@@ -17,10 +17,10 @@ from pydantic import BaseModel
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack
-from tavernkeep.engine.errors import IllegalAction
+from tavernkeep.engine.errors import IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.records import GameRecord
+from tavernkeep.engine.records import GameRecord, open_record
 from tavernkeep.engine.rng import Rng, derive_seed
 
 
@@ -118,19 +118,56 @@ class Match:
         config = game.make_config(options)
         return cls(game, agents, seed, config, game.load_pack(pack), seats, record_events)
 
-    def step(self) -> list[Event]:
-        """Ask the deciding seat and apply its choice. An agent offering an illegal
-        action is a bug in that agent, so it propagates as IllegalAction."""
+    @classmethod
+    def from_record(
+        cls, game: Game[Any, Any], record: GameRecord, agents: Sequence[Agent]
+    ) -> tuple[Match, list[Event]]:
+        """Rebuild a match from its record (a server restart), with every event so far.
+
+        Raises RecordError if the record does not replay; nothing is half-built then.
+        """
+        config, pack = open_record(game, record)
+        match = cls(game, agents, record.seed, config, pack, record.seats)
+        events: list[Event] = []
+        for index, text in enumerate(record.actions, start=1):
+            try:
+                action = Action.parse(text)
+                seat = game.actor(match.state)
+                if seat is None:
+                    raise IllegalAction("the game is over")
+                events.extend(match.play(seat, action))
+            except IllegalAction as exc:
+                raise RecordError(f"action #{index} '{text}' does not replay: {exc}") from None
+        return match, events
+
+    def ask(self) -> tuple[int, Action]:
+        """The deciding seat and the action its agent chooses (not yet applied)."""
         seat = self.game.actor(self.state)
         if seat is None:
             raise IllegalAction("the game is over")
-        info = InfoSet(self.game, self.state, seat, self.rngs[seat])
-        action = self.agents[seat].choose(info)
+        return seat, self.agents[seat].choose(InfoSet(self.game, self.state, seat, self.rngs[seat]))
+
+    def play(self, seat: int, action: Action) -> list[Event]:
+        """Apply `seat`'s action. Out of turn or not legal: IllegalAction, nothing changed."""
+        actor = self.game.actor(self.state)
+        if actor != seat:
+            raise IllegalAction(
+                "the game is over" if actor is None else f"it is Player {actor + 1}'s decision"
+            )
         events = self.game.apply(self.state, action, self.record_events)
+        self.actions += 1
         if self.keep_record:
             self.record.actions.append(action.text)
-        self.actions += 1
+            if self.game.actor(self.state) is None:
+                result = self.game.result(self.state)
+                self.record.result = result.to_json() if result else None
         return events
+
+    def step(self) -> list[Event]:
+        """Ask the deciding seat and apply its choice. An agent offering an illegal
+        action is a bug in that agent, so it propagates as IllegalAction."""
+        seat, action = self.ask()
+        return self.play(seat, action)
 
     def run(self, on_events: EventSink | None = None, max_actions: int = 1_000_000) -> Result:
         game, state = self.game, self.state
@@ -142,6 +179,4 @@ class Match:
                 on_events(events, state)
         result = game.result(state)
         assert result is not None
-        if self.keep_record:
-            self.record.result = result.to_json()
         return result

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
@@ -72,15 +73,8 @@ def parse_record(text: str, where: str = "record") -> GameRecord:
         raise RecordError(f"{where}: field '{field}': {msg}") from None
 
 
-def replay_steps(
-    game: Game[Any, Any], record: GameRecord, record_events: bool = True
-) -> Iterator[tuple[int, Action | None, list[Event], Any]]:
-    """Rebuild the game step by step: (index, action, events, state) after each action.
-
-    The first item is the initial state (index 0, no action). A record that names
-    another game, a changed pack, or an action that is not legal where it stands raises
-    RecordError naming the action; the states already yielded stay valid.
-    """
+def open_record(game: Game[Any, Any], record: GameRecord) -> tuple[BaseModel, Pack[Any]]:
+    """The validated config and the pack a record was played with, or RecordError."""
     if record.game != game.name:
         raise RecordError(f"the record is a game of '{record.game}', not '{game.name}'")
     try:
@@ -93,10 +87,23 @@ def replay_steps(
             f"the record was played with another version of pack '{record.pack}' "
             f"(digest {record.pack_digest}, now {pack.digest})"
         )
-    state = game.setup(config, record.seed, pack)
     players = getattr(config, "players", len(record.seats))
     if len(record.seats) != players:
         raise RecordError(f"the record names {len(record.seats)} seats for {players} players")
+    return config, pack
+
+
+def replay_steps(
+    game: Game[Any, Any], record: GameRecord, record_events: bool = True
+) -> Iterator[tuple[int, Action | None, list[Event], Any]]:
+    """Rebuild the game step by step: (index, action, events, state) after each action.
+
+    The first item is the initial state (index 0, no action). A record that names
+    another game, a changed pack, or an action that is not legal where it stands raises
+    RecordError naming the action; the states already yielded stay valid.
+    """
+    config, pack = open_record(game, record)
+    state = game.setup(config, record.seed, pack)
     yield 0, None, [], state
     for index, text in enumerate(record.actions, start=1):
         try:

@@ -1,0 +1,1 @@
+"""The web app: lobby, tables, seats, websocket play, persistence, the browser client."""

@@ -1,0 +1,266 @@
+"""The web app: lobby API, table pages and one WebSocket per browser.
+
+Run it with `tavernkeep serve`. Everything a browser learns about a game comes from
+`Game.view` for its seat and from events filtered for its seat (see PROTOCOL.md); seat
+tokens travel in the URL fragment and the first WebSocket message, never in a logged URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from tavernkeep.agents import BOTS
+from tavernkeep.engine.errors import IllegalAction, TavernkeepError
+from tavernkeep.games import all_games, game_names
+from tavernkeep.server.rooms import Connection, Room, Tavern, describe_options
+from tavernkeep.server.storage import Storage
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+"""Bytes in one client message; an action is a few dozen."""
+RATE_LIMIT = 20
+"""Messages a connection may send in any one second before it is closed."""
+MAX_OUTBOX = 1000
+"""Messages queued for a client that does not read; beyond this it is dropped."""
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    seats: list[str] = Field(min_length=1, max_length=8)
+    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    seed: int | None = None
+    pack: str | None = Field(default=None, max_length=64)
+
+
+def error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float = 0.8) -> FastAPI:
+    tavern = Tavern(Storage(database_url), bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await tavern.resume_open_tables()
+        yield
+        await tavern.close()
+
+    app = FastAPI(title="tavernkeep", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.tavern = tavern
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(TavernkeepError)
+    async def tavernkeep_error(_: Request, exc: TavernkeepError) -> JSONResponse:
+        return error(str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return error(f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for game in all_games():
+            bots = [f"bot:{b}" for b in BOTS if b != "heuristic" or game.heuristic_agent()]
+            out.append(
+                {
+                    "name": game.name,
+                    "title": game.title,
+                    "min_players": game.min_players,
+                    "max_players": game.max_players,
+                    "players_note": game.players_note,
+                    "kind": game.kind,
+                    "summary": game.summary,
+                    "bots": bots,
+                    "options": describe_options(game),
+                    "renderer": (STATIC / "renderers" / f"{game.name}.js").is_file(),
+                }
+            )
+        return out
+
+    @app.post("/api/tables", status_code=201, response_model=None)
+    async def create_table(body: CreateTable) -> dict[str, Any] | JSONResponse:
+        if body.game not in game_names():
+            return error(f"unknown game '{body.game}'")
+        room, tokens = await tavern.create_table(
+            body.game, body.seats, body.options, body.seed, body.pack
+        )
+        seats = []
+        for seat, spec in enumerate(room.seats):
+            entry: dict[str, Any] = {"seat": seat, "agent": spec}
+            if tokens[seat]:
+                entry["invite"] = f"/table/{room.id}#seat={seat}&token={tokens[seat]}"
+            seats.append(entry)
+        return {
+            "id": room.id,
+            "game": room.game.name,
+            "seed": room.match.record.seed,
+            "spectate": f"/table/{room.id}",
+            "seats": seats,
+        }
+
+    @app.get("/api/tables")
+    async def open_tables() -> list[dict[str, Any]]:
+        rooms = [r for r in tavern.rooms.values() if r.actor is not None]
+        rooms.sort(key=lambda r: r.created_at, reverse=True)
+        return [r.summary() for r in rooms[:100]]
+
+    @app.get("/api/tables/{table_id}", response_model=None)
+    async def table_summary(table_id: str) -> dict[str, Any] | JSONResponse:
+        room = await tavern.get_room(table_id)
+        if room is None:
+            return error("no such table", 404)
+        return room.summary()
+
+    @app.get("/api/tables/{table_id}/record", response_model=None)
+    async def table_record(table_id: str) -> Response:
+        room = await tavern.get_room(table_id)
+        if room is None:
+            return error("no such table", 404)
+        if room.actor is not None:
+            # The record holds the seed, and the seed reveals every hidden card.
+            return error("the record is available once the game is over", 409)
+        filename = f"{room.game.name}-{room.id}.json"
+        return Response(
+            room.match.record.to_json(),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        room = await tavern.get_room(table_id)
+        if room is None:
+            await websocket.send_text(json.dumps({"type": "error", "message": "no such table"}))
+            await websocket.close(code=1008)
+            return
+        await serve_connection(websocket, room, tavern)
+
+    return app
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    with suppress(Exception):
+        while True:
+            message = await conn.outbox.get()
+            if message is None:
+                await websocket.close(code=1008)
+                return
+            await websocket.send_text(message)
+
+
+def _error(conn: Connection, message: str) -> None:
+    conn.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
+
+
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next text message, or None for a message too large or not text."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None or len(text.encode()) > MAX_MESSAGE:
+        return None
+    return str(text)
+
+
+def _parse(text: str | None) -> dict[str, Any]:
+    if text is None:
+        raise IllegalAction(f"messages must be JSON text of at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        raise IllegalAction("messages must be JSON objects") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise IllegalAction("messages must be JSON objects with a 'type'")
+    return message
+
+
+async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> None:
+    sent: deque[float] = deque()
+    conn: Connection | None = None
+    sender: asyncio.Task[None] | None = None
+    try:
+        # The first message says who this is: a seat with its token, or a spectator.
+        try:
+            hello = _parse(await _receive(websocket))
+            if hello["type"] != "join":
+                raise IllegalAction("the first message must be a join")
+            seat = None
+            if "token" in hello or "seat" in hello:
+                seat = room.check_token(hello.get("seat"), hello.get("token"))
+        except IllegalAction as exc:
+            await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
+            await websocket.close(code=1008)
+            return
+        conn = Connection(seat, websocket.send_text)
+        sender = asyncio.get_running_loop().create_task(_send_loop(websocket, conn))
+        conn.outbox.put_nowait(json.dumps(room.welcome_message(seat)))
+        room.connections.add(conn)
+        room.broadcast(None)
+        while True:
+            text = await _receive(websocket)
+            now = time.monotonic()
+            sent.append(now)
+            while sent and now - sent[0] > 1.0:
+                sent.popleft()
+            if len(sent) > RATE_LIMIT:
+                _error(conn, f"too many messages: at most {RATE_LIMIT} a second")
+                conn.outbox.put_nowait(None)
+                return
+            if conn.outbox.qsize() > MAX_OUTBOX:
+                conn.outbox.put_nowait(None)
+                return
+            try:
+                message = _parse(text)
+                kind = message["type"]
+                if kind == "ping":
+                    conn.outbox.put_nowait(json.dumps({"type": "pong"}))
+                elif kind == "action":
+                    if conn.seat is None:
+                        raise IllegalAction("a spectator cannot act")
+                    action = message.get("action")
+                    if not isinstance(action, str) or len(action) > 200:
+                        raise IllegalAction("an action must be its text, e.g. 'quest:1'")
+                    await tavern.act(room, conn.seat, action, message.get("version"))
+                else:
+                    raise IllegalAction(f"unknown message type '{kind[:40]}'")
+            except IllegalAction as exc:
+                _error(conn, str(exc))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn is not None:
+            room.connections.discard(conn)
+            room.broadcast(None)
+        if sender is not None:
+            if conn is not None and not sender.done():
+                conn.outbox.put_nowait(None)
+            with suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(sender, timeout=1.0)
