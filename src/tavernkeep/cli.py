@@ -11,10 +11,16 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 
 from tavernkeep.engine.errors import ConfigError, TavernkeepError
+
+try:  # Typer 0.2x bundles its own copy of click; older Typer uses click itself.
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover - depends on the installed Typer
+    from click import exceptions as click_exceptions  # type: ignore[no-redef]
+
+MAX_SEED = 2**63 - 1
 
 app = typer.Typer(
     name="tavernkeep",
@@ -33,7 +39,8 @@ SeatOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[
-    int | None, typer.Option(help="Seed for a reproducible game (random if not given).", min=0)
+    int | None,
+    typer.Option(help="Seed for a reproducible game (random if not given).", min=0, max=MAX_SEED),
 ]
 PackOpt = Annotated[
     str | None, typer.Option(help="Content pack: a built-in name or a path to a .toml file.")
@@ -196,21 +203,21 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
         command.main(args=args, prog_name="tavernkeep", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError:
+    except click_exceptions.NoArgsIsHelpError:
         return 0
-    except click.ClickException as exc:
+    except click_exceptions.ClickException as exc:
         # Usage errors and bad parameters: the one line click would bury under usage.
         ctx = getattr(exc, "ctx", None)
         where = ctx.command_path if ctx is not None else "tavernkeep"
         print(f"{where}: error: {exc.format_message()}", file=sys.stderr)
         return 2
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("tavernkeep: aborted", file=sys.stderr)
         return 130
     except TavernkeepError as exc:
         print(f"tavernkeep: error: {exc}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return int(exc.exit_code)
     return 0
 

@@ -61,6 +61,8 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
         raise ContentError(f"{path}: is a folder; a pack is one .toml file") from None
     except UnicodeDecodeError:
         raise ContentError(f"{path}: not a text file (expected UTF-8 TOML)") from None
+    except OSError as exc:
+        raise ContentError(f"{path}: cannot read the pack: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"{path}: not valid TOML: {exc}") from None
     content = validate(model, raw, str(path))

@@ -31,7 +31,7 @@ class GameRecord(BaseModel):
     pack: str = "standard"
     pack_digest: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
-    seed: int = Field(ge=0, lt=2**64)
+    seed: int = Field(ge=0, lt=2**63)
     seats: list[str]
     actions: list[str] = Field(default_factory=list)
     result: dict[str, Any] | None = None
@@ -43,8 +43,11 @@ class GameRecord(BaseModel):
         """Write atomically: a crash mid-write never leaves half a record behind."""
         target = Path(path)
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.to_json() + "\n", encoding="utf-8")
-        tmp.replace(target)
+        try:
+            tmp.write_text(self.to_json() + "\n", encoding="utf-8")
+            tmp.replace(target)
+        except OSError as exc:
+            raise RecordError(f"cannot write the record to {target}: {exc.strerror}") from None
 
 
 def load_record(path: str | Path) -> GameRecord:

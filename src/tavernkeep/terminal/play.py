@@ -11,7 +11,7 @@ from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.errors import IllegalAction
+from tavernkeep.engine.errors import IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
@@ -49,7 +49,7 @@ class HumanAgent:
 
 def pick(answer: str, actions: list[Action]) -> Action:
     """A typed answer: a choice number, or an action's text such as 'quest:1'."""
-    if answer.isdigit():
+    if answer.isascii() and answer.isdigit():
         number = int(answer)
         if 1 <= number <= len(actions):
             return actions[number - 1]
@@ -96,6 +96,9 @@ def play_game(
     delay: float,
 ) -> None:
     game = get_game(game_name)
+    if record_path is not None and not record_path.parent.is_dir():
+        # Say so now, not after an hour of play.
+        raise RecordError(f"cannot write the record to {record_path}: no such folder")
     console = Console(highlight=False)
     render = renderer_for(game)
     agents = build_agents(game, seats, console, render)

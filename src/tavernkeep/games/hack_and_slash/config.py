@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class HackAndSlashConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: `--variant round_limit` (True) must not quietly become a 1-round limit.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     players: int = Field(default=4, ge=2, le=6)
     two_player: bool = Field(

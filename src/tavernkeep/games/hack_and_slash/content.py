@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 DIE_SIDES = 6
 MAX_DICE = 3
@@ -20,40 +20,42 @@ def check_reachable(challenge: int, goal: int, exact: bool) -> None:
         )
 
 
-class QuestCard(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Roll(BaseModel):
+    """What every quest card asks for: adventurers sent (= dice rolled) and a goal."""
 
-    name: str = Field(min_length=1, max_length=60)
+    # Strict: `reward = true` in a pack is a mistake to report, not a 1-point quest.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
     challenge: int = Field(ge=1, le=MAX_DICE, description="adventurers sent = dice rolled")
-    goal: int = Field(ge=1, le=MAX_DICE * DIE_SIDES)
     exact: bool = Field(default=False, description="roll exactly the goal, not goal or more")
-    reward: int = Field(default=0, ge=0, le=50)
-    adventurer: bool = Field(default=False, description="success adds an adventurer")
+    goal: int = Field(ge=1, le=MAX_DICE * DIE_SIDES)
 
-    @model_validator(mode="after")
-    def _reachable(self) -> QuestCard:
-        check_reachable(self.challenge, self.goal, self.exact)
-        return self
+    @field_validator("goal")
+    @classmethod
+    def _reachable(cls, goal: int, info: ValidationInfo) -> int:
+        # Fields validate in order, so challenge and exact are known here unless invalid.
+        challenge = info.data.get("challenge")
+        if challenge is not None:
+            check_reachable(challenge, goal, info.data.get("exact", False))
+        return goal
 
     @property
     def goal_text(self) -> str:
         return str(self.goal) if self.exact else f"{self.goal}+"
 
 
-class BragCard(BaseModel):
-    """Never scored, always available, and success gives an adventurer."""
+class QuestCard(Roll):
+    name: str = Field(min_length=1, max_length=60)
+    reward: int = Field(default=0, ge=0, le=50)
+    adventurer: bool = Field(default=False, description="success adds an adventurer")
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+class BragCard(Roll):
+    """Never scored, always available, and success gives an adventurer."""
 
     name: str = Field(default="Brag at the Tavern", min_length=1, max_length=60)
     challenge: int = Field(default=1, ge=1, le=MAX_DICE)
     goal: int = Field(default=4, ge=1, le=MAX_DICE * DIE_SIDES)
-    exact: bool = False
-
-    @model_validator(mode="after")
-    def _reachable(self) -> BragCard:
-        check_reachable(self.challenge, self.goal, self.exact)
-        return self
 
     def as_quest(self) -> QuestCard:
         return QuestCard(
@@ -67,7 +69,7 @@ class BragCard(BaseModel):
 
 
 class HackAndSlashPack(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     brag: BragCard = Field(default_factory=BragCard)
     quest: list[QuestCard] = Field(min_length=3, description="the draw pile, [[quest]] in TOML")
@@ -75,8 +77,10 @@ class HackAndSlashPack(BaseModel):
     @model_validator(mode="after")
     def _unique_names(self) -> HackAndSlashPack:
         seen: set[str] = {self.brag.name}
-        for card in self.quest:
+        for number, card in enumerate(self.quest, start=1):
             if card.name in seen:
-                raise ValueError(f"two cards are named '{card.name}'")
+                raise ValueError(
+                    f"quest #{number} '{card.name}': field 'name': another card has that name"
+                )
             seen.add(card.name)
         return self

@@ -1,0 +1,554 @@
+"""The `tavernkeep` command: what a person types and what they see.
+
+Most cases run `main()` in this process (fast); a few run the real command in a
+subprocess, the way a person would, including one fed through stdin.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tavernkeep.cli import main
+
+BOTS = ["--seat", "bot:heuristic", "--seat", "bot:random", "--seat", "bot:random"]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def command(args: list[str], stdin: str = "", cwd: Path | None = None) -> Any:
+    return subprocess.run(
+        [sys.executable, "-m", "tavernkeep.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONIOENCODING": "utf-8"},
+        check=False,
+    )
+
+
+def assert_one_line_error(code: int, err: str) -> str:
+    assert code == 2
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1, err
+    assert "error" in lines[0]
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished all-bot game, played and saved by the command itself."""
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    code = main(
+        ["play", "hack-and-slash", *BOTS, "--seed", "7", "--delay", "0", "--record", str(path)]
+    )
+    assert code == 0
+    return path
+
+
+# -- commands that work --------------------------------------------------------------
+
+
+def test_games_lists_hack_and_slash_with_its_player_counts() -> None:
+    done = command(["games"])
+    assert done.returncode == 0, done.stderr
+    assert "hack-and-slash" in done.stdout
+    assert "Hack & Slash" in done.stdout
+    assert "3-6" in done.stdout
+    assert done.stderr == ""
+
+
+def test_odds_prints_the_exact_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["odds", "3d6>=12"], capsys)
+    assert code == 0
+    assert "0.3750" in out
+    assert "81/216" in out
+    assert err == ""
+
+
+def test_play_with_bots_writes_a_record_that_checks(
+    recorded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(recorded.read_text(encoding="utf-8"))
+    assert data["game"] == "hack-and-slash"
+    assert data["seed"] == 7
+    assert data["seats"] == ["bot:heuristic", "bot:random", "bot:random"]
+    assert data["actions"]
+    assert data["result"]["winners"]
+    code, out, err = run(["replay", str(recorded), "--check"], capsys)
+    assert code == 0, err
+    assert out.startswith("OK")
+    assert data["result"]["reason"] in out
+
+
+def test_the_same_seed_plays_the_same_game(
+    recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    again = tmp_path / "again.json"
+    code = main(
+        ["play", "hack-and-slash", *BOTS, "--seed", "7", "--delay", "0", "--record", str(again)]
+    )
+    capsys.readouterr()
+    assert code == 0
+    assert json.loads(again.read_text()) == json.loads(recorded.read_text())
+
+
+def test_replay_shows_the_game_to_its_end(
+    recorded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["replay", str(recorded), "--delay", "0"], capsys)
+    assert code == 0, err
+    data = json.loads(recorded.read_text())
+    assert f"#{len(data['actions'])} {data['actions'][-1]}" in out
+    assert data["result"]["reason"] in " ".join(out.split())
+
+
+@pytest.mark.parametrize("tamper", ["result", "action", "extra action", "seed"])
+def test_a_tampered_record_fails_the_check(
+    recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], tamper: str
+) -> None:
+    data = json.loads(recorded.read_text())
+    if tamper == "result":
+        data["result"]["scores"][0] += 1
+    elif tamper == "action":
+        # Send the first player on a different quest: the game takes another course.
+        first = data["actions"][0]
+        data["actions"][0] = next(
+            a for a in ("quest:0", "quest:1", "quest:2", "brag") if a != first
+        )
+    elif tamper == "extra action":
+        data["actions"].append("brag")
+    else:
+        data["seed"] += 1
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(["replay", str(path), "--check"], capsys)
+    assert_one_line_error(code, err)
+    assert "OK" not in out
+
+
+def test_simulate_prints_one_json_object_the_same_for_any_number_of_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = [
+        "simulate",
+        "hack-and-slash",
+        "--games",
+        "200",
+        "--seed",
+        "5",
+        "--json",
+        *BOTS,
+        "--seat",
+        "bot:random",
+    ]
+    reports = []
+    for workers in ("1", "2"):
+        code, out, err = run([*args, "--workers", workers], capsys)
+        assert code == 0, err
+        lines = out.strip().split("\n")
+        assert len(lines) == 1
+        report = json.loads(lines[0])
+        assert report["workers"] == int(workers)
+        reports.append(report)
+    one, two = reports
+    for key in ("game", "games", "seed", "seats", "mean_turns", "endings"):
+        assert key in one
+    assert one["game"] == "hack-and-slash"
+    assert one["games"] == 200
+    assert one["seed"] == 5
+    assert [s["agent"] for s in one["seats"]] == [
+        "bot:heuristic",
+        "bot:random",
+        "bot:random",
+        "bot:random",
+    ]
+    for seat, row in enumerate(one["seats"]):
+        assert row["seat"] == seat
+        assert {"wins", "win_rate", "ci95"} <= set(row)
+        low, high = row["ci95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1
+    assert sum(row["wins"] for row in one["seats"]) == pytest.approx(200)
+    assert sum(one["endings"].values()) == 200
+    assert one["seats"][0]["win_rate"] > 0.25  # the heuristic beats random play
+    for report in reports:
+        del report["elapsed_seconds"], report["workers"]
+    assert one == two
+
+
+def test_simulate_prints_a_table_without_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        ["simulate", "hack-and-slash", "--games", "20", "--seed", "1", *BOTS], capsys
+    )
+    assert code == 0, err
+    assert "bot:heuristic" in out and "win rate" in out
+
+
+def test_play_reprompts_a_person_after_an_invalid_choice(tmp_path: Path) -> None:
+    record = tmp_path / "human.json"
+    # 99 is no choice; then the Brag; "1" answers any rescue question with "quit".
+    done = command(
+        [
+            "play",
+            "hack-and-slash",
+            "--seat",
+            "human",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+            "--seed",
+            "7",
+            "--delay",
+            "0",
+            "--option",
+            "round_limit=1",
+            "--record",
+            str(record),
+        ],
+        stdin="99\nbrag\n1\n1\n1\n",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'99' is not a choice" in done.stdout
+    assert "Player 1 sends 1 adventurer on Brag at the Tavern" in done.stdout
+    data = json.loads(record.read_text())
+    assert data["actions"][0] == "brag"
+    assert data["result"] is not None
+
+
+def test_play_in_process_reads_a_persons_typed_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("brag:1\nquest:0\n1\n1\n1\n"))
+    record = tmp_path / "typed.json"
+    code, out, err = run(
+        [
+            "play",
+            "hack-and-slash",
+            "--seat",
+            "human",
+            *BOTS[2:],
+            "--seed",
+            "3",
+            "--delay",
+            "0",
+            "--option",
+            "round_limit=1",
+            "--record",
+            str(record),
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert "'brag:1' is not legal now" in out
+    assert json.loads(record.read_text())["actions"][0] == "quest:0"
+
+
+def test_a_person_who_stops_keeps_the_game_so_far(tmp_path: Path) -> None:
+    record = tmp_path / "stopped.json"
+    done = command(
+        [
+            "play",
+            "hack-and-slash",
+            "--seat",
+            "human",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+            "--seed",
+            "2",
+            "--delay",
+            "0",
+            "--record",
+            str(record),
+        ],
+        stdin="",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "stopped" in done.stdout
+    data = json.loads(record.read_text())
+    assert data["actions"] == []
+    assert data["result"] is None
+
+
+# -- mistakes: one line on stderr, exit code 2 ----------------------------------------------
+
+
+@pytest.fixture
+def bad_pack(tmp_path: Path) -> str:
+    path = tmp_path / "bad.toml"
+    path.write_text('[[quest]]\nname = "Only"\nchallenge = 1\ngoal = 9\n', encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def corrupt_record(tmp_path: Path) -> str:
+    path = tmp_path / "corrupt.json"
+    path.write_text('{"format": "tavernkeep-record", "game": ', encoding="utf-8")
+    return str(path)
+
+
+MISTAKES = [
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--variant", "round_limit"],
+        "round_limit",
+        id="variant-on-a-number-option",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--option", "adventurers=yes"],
+        "adventurers",
+        id="yes-for-a-number-option",
+    ),
+    pytest.param(
+        ["frobnicate"],
+        "frobnicate",
+        id="unknown-command",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--frobnicate"],
+        "frobnicate",
+        id="unknown-option",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "0"],
+        "games",
+        id="zero-games",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--workers", "0"],
+        "workers",
+        id="zero-workers",
+    ),
+    pytest.param(
+        ["simulate"],
+        "GAME",
+        id="missing-argument",
+    ),
+    pytest.param(["simulate", "chess", "--games", "2"], "chess", id="unknown-game"),
+    pytest.param(["play", "chess", "--delay", "0"], "chess", id="unknown-game-play"),
+    pytest.param(
+        [
+            "simulate",
+            "hack-and-slash",
+            "--games",
+            "2",
+            "--seat",
+            "bot:foo",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+        ],
+        "bot:foo",
+        id="unknown-seat",
+    ),
+    pytest.param(
+        [
+            "play",
+            "hack-and-slash",
+            "--delay",
+            "0",
+            "--seat",
+            "bot:foo",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+        ],
+        "bot:foo",
+        id="unknown-seat-play",
+    ),
+    pytest.param(
+        [
+            "simulate",
+            "hack-and-slash",
+            "--games",
+            "2",
+            "--seat",
+            "human",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+        ],
+        "bots only",
+        id="human-in-simulate",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--option", "nonsense"],
+        "nonsense",
+        id="option-not-key-value",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--option", "players=3"],
+        "seat",
+        id="option-players",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--option", "colour=red"],
+        "colour",
+        id="unknown-game-option",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--option", "round_limit=soon"],
+        "round_limit",
+        id="option-wrong-type",
+    ),
+    pytest.param(
+        [
+            "simulate",
+            "hack-and-slash",
+            "--games",
+            "2",
+            "--seat",
+            "bot:random",
+            "--seat",
+            "bot:random",
+        ],
+        "two_player",
+        id="two-seats-no-variant",
+    ),
+    pytest.param(
+        ["play", "hack-and-slash", "--delay", "0"] + ["--seat", "bot:random"] * 7,
+        "7",
+        id="seven-seats",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--pack", "BAD_PACK"],
+        "quest",
+        id="malformed-pack",
+    ),
+    pytest.param(
+        ["play", "hack-and-slash", "--delay", "0", *BOTS, "--pack", "BAD_PACK"],
+        "quest",
+        id="malformed-pack-play",
+    ),
+    pytest.param(
+        ["simulate", "hack-and-slash", "--games", "2", "--pack", "expansion"],
+        "expansion",
+        id="unknown-built-in-pack",
+    ),
+    pytest.param(["replay", "CORRUPT"], "JSON", id="corrupt-record"),
+    pytest.param(["replay", "CORRUPT", "--check"], "JSON", id="corrupt-record-check"),
+    pytest.param(["replay", "/no/such/record.json", "--check"], "no such", id="missing-record"),
+    pytest.param(["odds", "3d6"], "3d6", id="odds-without-goal"),
+    pytest.param(["odds", "2d8>=9", "--rescue"], "rescue", id="odds-rescue-not-d6"),
+]
+
+
+@pytest.mark.parametrize(("argv", "named"), MISTAKES)
+def test_a_mistake_is_one_line_on_stderr_and_exit_code_2(
+    argv: list[str],
+    named: str,
+    bad_pack: str,
+    corrupt_record: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [bad_pack if a == "BAD_PACK" else corrupt_record if a == "CORRUPT" else a for a in argv]
+    code, _out, err = run(argv, capsys)
+    line = assert_one_line_error(code, err)
+    assert named.lower() in line.lower()
+
+
+def test_an_unknown_command_in_a_real_terminal_is_one_line() -> None:
+    done = command(["frobnicate"])
+    assert_one_line_error(done.returncode, done.stderr)
+
+
+def test_no_arguments_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run([], capsys)
+    assert code == 0
+    assert "Usage" in out + err
+    assert "Traceback" not in err
+
+
+def test_a_seed_too_large_to_record_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run(
+        ["play", "hack-and-slash", *BOTS, "--delay", "0", "--seed", str(2**64)], capsys
+    )
+    assert_one_line_error(code, err)
+
+
+def test_a_record_path_in_a_missing_folder_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "no-such-folder" / "game.json"
+    code, _out, err = run(
+        ["play", "hack-and-slash", *BOTS, "--delay", "0", "--seed", "1", "--record", str(target)],
+        capsys,
+    )
+    assert_one_line_error(code, err)
+
+
+def test_two_players_play_with_the_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for flag in ("two_player", "two-player"):
+        record = tmp_path / f"{flag}.json"
+        code, _out, err = run(
+            [
+                "play",
+                "hack-and-slash",
+                "--seat",
+                "bot:heuristic",
+                "--seat",
+                "bot:random",
+                "--variant",
+                flag,
+                "--seed",
+                "4",
+                "--delay",
+                "0",
+                "--record",
+                str(record),
+            ],
+            capsys,
+        )
+        assert code == 0, err
+        data = json.loads(record.read_text())
+        assert data["config"]["players"] == 2
+        assert data["config"]["two_player"] is True
+        assert data["result"] is not None
+
+
+def test_a_superscript_digit_is_reprompted_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("²\nbrag\n1\n1\n1\n"))
+    record = tmp_path / "typed.json"
+    code, _out, err = run(
+        [
+            "play",
+            "hack-and-slash",
+            "--seat",
+            "human",
+            *BOTS[2:],
+            "--seed",
+            "3",
+            "--delay",
+            "0",
+            "--option",
+            "round_limit=1",
+            "--record",
+            str(record),
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert json.loads(record.read_text())["actions"][0] == "brag"
