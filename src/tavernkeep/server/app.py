@@ -155,9 +155,12 @@ def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float =
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        room = await tavern.get_room(table_id)
-        if room is None:
-            await websocket.send_text(json.dumps({"type": "error", "message": "no such table"}))
+        try:
+            room = await tavern.get_room(table_id)
+            if room is None:
+                raise IllegalAction("no such table")
+        except TavernkeepError as exc:
+            await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
             await websocket.close(code=1008)
             return
         await serve_connection(websocket, room, tavern)

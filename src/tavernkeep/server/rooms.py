@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError
+from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
@@ -247,9 +247,15 @@ class Tavern:
         return room
 
     async def resume_open_tables(self) -> None:
-        """After a restart, bring every unfinished table back, so its bots play on."""
+        """After a restart, bring every unfinished table back, so its bots play on.
+
+        A table that no longer replays (its pack was changed under it) is reported and
+        left as it is in storage; it must not keep every other table from resuming."""
         for table_id in await self.db(self.storage.open_table_ids):
-            await self.get_room(table_id)
+            try:
+                await self.get_room(table_id)
+            except TavernkeepError as exc:
+                log.warning("table %s cannot be resumed: %s", table_id, exc)
 
     async def act(
         self, room: Room, seat: int, text: str, version: object | None

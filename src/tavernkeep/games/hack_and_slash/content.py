@@ -41,7 +41,7 @@ class Roll(BaseModel):
 
     @property
     def goal_text(self) -> str:
-        return str(self.goal) if self.exact else f"{self.goal}+"
+        return f"exactly {self.goal}" if self.exact else f"{self.goal}+"
 
 
 class QuestCard(Roll):

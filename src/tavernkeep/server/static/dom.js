@@ -1,0 +1,228 @@
+// Small DOM helpers shared by the lobby, the table and the renderers.
+//
+// Everything that reaches the page goes through `h` (text children become text nodes),
+// so a quest name or an error message from the server can never be read as markup.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Create an element. `attrs` keys: `class`, `text`, `on<Event>` (listeners), `dataset`,
+ * `style` (object), properties that exist on the element (value, checked, disabled, ...)
+ * and anything else as an attribute. Children may be nodes, strings, numbers, arrays,
+ * or null/false (skipped), so optional parts read naturally inline.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  applyAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** Same as `h` for SVG elements, which need their namespace and only take attributes. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function applyAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key in node && typeof node[key] !== "function" && !key.includes("-")) {
+      node[key] = value;
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+/** Append children (nested arrays flattened, strings as text nodes, falsy skipped). */
+export function append(parent, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child === null || child === undefined || child === false || child === "") continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** Replace everything inside `parent` with `children`. */
+export function replace(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}
+
+/** A probability as people read it: 0.583 -> "58%", never a misleading 0% or 100%. */
+export function percent(p) {
+  if (typeof p !== "number" || Number.isNaN(p)) return "?";
+  if (p > 0 && p < 0.005) return "<1%";
+  if (p < 1 && p > 0.995) return ">99%";
+  return `${Math.round(p * 100)}%`;
+}
+
+/**
+ * Odds beside an action: {"success":0.58,"with rescue":0.81} -> "58% · 81% with rescue".
+ * The plain chance of success needs no name; any other chance is named after its value.
+ */
+export function oddsText(odds) {
+  if (!odds || typeof odds !== "object") return "";
+  return Object.entries(odds)
+    .map(([name, p]) => (name === "success" ? percent(p) : `${percent(p)} ${name}`))
+    .join(" · ");
+}
+
+/** "Player 3" — the same words the game's own event texts use. */
+export function playerName(seat) {
+  return `Player ${Number(seat) + 1}`;
+}
+
+/** "bot:heuristic" -> "heuristic bot"; "human" stays "human". */
+export function agentLabel(agent) {
+  if (typeof agent !== "string") return "";
+  if (agent.startsWith("bot:")) return `${agent.slice(4).replace(/[-_]/g, " ")} bot`;
+  return agent;
+}
+
+/** A key of a view ("score_piles") as words ("score piles"). */
+export function humanize(key) {
+  return String(key).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+}
+
+/** Read JSON from the API; a non-2xx answer becomes an Error with the server's one line. */
+export async function api(path, options = {}) {
+  const init = { headers: { Accept: "application/json" }, ...options };
+  if (options.json !== undefined) {
+    init.method = init.method || "POST";
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+    init.body = JSON.stringify(options.json);
+    delete init.json;
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Error("the server cannot be reached");
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const message =
+      (body && typeof body.error === "string" && body.error) ||
+      (body && typeof body.detail === "string" && body.detail) ||
+      `${response.status} ${response.statusText}`.trim();
+    throw new Error(message);
+  }
+  return body;
+}
+
+/** Copy text; falls back to a hidden textarea where the Clipboard API is not allowed
+ *  (plain http on a LAN address is not a secure context). */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the old way
+  }
+  const area = h("textarea", { value: text, readOnly: true, class: "offscreen" });
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+// -- seat tokens ------------------------------------------------------------------------
+// The creator of a table is handed every human seat's token once; keeping them in
+// localStorage (by table id) lets them come back to their seat after closing the tab.
+
+const STORE_PREFIX = "tavernkeep:table:";
+
+function loadEntry(tableId) {
+  try {
+    const raw = localStorage.getItem(STORE_PREFIX + tableId);
+    const entry = raw ? JSON.parse(raw) : null;
+    if (entry && typeof entry === "object" && entry.tokens && typeof entry.tokens === "object") {
+      return entry;
+    }
+  } catch {
+    // storage disabled or corrupted: behave as if nothing was stored
+  }
+  return { tokens: {}, last: null };
+}
+
+function saveEntry(tableId, entry) {
+  try {
+    localStorage.setItem(STORE_PREFIX + tableId, JSON.stringify(entry));
+  } catch {
+    // private mode or full storage: the invite links still work
+  }
+}
+
+/** Remember a seat's token for a table (and, with `last`, that this seat was used last). */
+export function rememberSeat(tableId, seat, token, { last = false } = {}) {
+  const entry = loadEntry(tableId);
+  entry.tokens[String(seat)] = token;
+  if (last) entry.last = Number(seat);
+  saveEntry(tableId, entry);
+}
+
+/** Mark which remembered seat (or null: spectator) this browser used last at a table. */
+export function rememberLast(tableId, seat) {
+  const entry = loadEntry(tableId);
+  entry.last = seat === null ? null : Number(seat);
+  saveEntry(tableId, entry);
+}
+
+/** Forget a token the server refused (a table that was reset, a mistyped link). */
+export function forgetSeat(tableId, seat) {
+  const entry = loadEntry(tableId);
+  delete entry.tokens[String(seat)];
+  if (entry.last === Number(seat)) entry.last = null;
+  saveEntry(tableId, entry);
+}
+
+/** {tokens: {"0": "..."}, last: 0 | null} for a table. */
+export function storedSeats(tableId) {
+  return loadEntry(tableId);
+}
+
+/** Full invite URL for a seat, from what POST /api/tables returned for it. */
+export function inviteUrl(tableId, seat, invite) {
+  const text = String(invite || "");
+  if (text.startsWith("/") || text.includes("#") || /^https?:/.test(text)) {
+    return new URL(text, location.origin).href;
+  }
+  // A bare token: build the link the protocol describes.
+  const fragment = new URLSearchParams({ seat: String(seat), token: text }).toString();
+  return `${location.origin}/table/${encodeURIComponent(tableId)}#${fragment}`;
+}
+
+/** The token inside an invite (a link with #seat=&token=, or the bare token itself). */
+export function inviteToken(invite) {
+  const text = String(invite || "");
+  const hash = text.indexOf("#");
+  if (hash < 0) return text.startsWith("/") || /^https?:/.test(text) ? "" : text;
+  return new URLSearchParams(text.slice(hash + 1)).get("token") || "";
+}

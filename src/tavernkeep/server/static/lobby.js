@@ -1,0 +1,484 @@
+// The lobby: the games on the shelf, a form that opens a table, the invite links of a
+// table just opened, and the tables still being played. See server/PROTOCOL.md.
+
+import {
+  agentLabel,
+  api,
+  copyText,
+  h,
+  humanize,
+  inviteToken,
+  inviteUrl,
+  playerName,
+  rememberSeat,
+  replace,
+  storedSeats,
+} from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const TABLES_EVERY_MS = 4000;
+const MAX_SEED = 2n ** 63n - 1n;
+
+const lobby = {
+  games: [],
+  seatChoices: [], // the seat selects' values, kept when the player count changes
+  tablesTimer: null,
+};
+
+// -- games ------------------------------------------------------------------------------
+
+async function loadGames() {
+  try {
+    lobby.games = await api("/api/games");
+  } catch (error) {
+    showError($("games-error"), `Could not list the games: ${error.message}`);
+    replace($("games"));
+    return;
+  }
+  renderGames();
+  replace($("game"), lobby.games.map((g) => h("option", { value: g.name, text: g.title })));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && lobby.games.some((g) => g.name === wanted)) $("game").value = wanted;
+  onGameChange();
+}
+
+function currentGame() {
+  return lobby.games.find((g) => g.name === $("game").value) || lobby.games[0];
+}
+
+function playersText(game) {
+  const range =
+    game.min_players === game.max_players
+      ? `${game.min_players}`
+      : `${game.min_players}–${game.max_players}`;
+  const word = game.max_players === 1 ? "player" : "players";
+  return game.players_note ? `${range} ${word} (${game.players_note})` : `${range} ${word}`;
+}
+
+function renderGames() {
+  replace(
+    $("games"),
+    lobby.games.map((game) =>
+      h(
+        "article",
+        { class: "game-card" },
+        h("h3", { text: game.title }),
+        h(
+          "p",
+          { class: "game-facts" },
+          h("span", { class: `badge kind-${game.kind}`, text: game.kind }),
+          h("span", { text: playersText(game) }),
+        ),
+        h("p", { class: "game-summary", text: game.summary || "" }),
+        h("button", {
+          type: "button",
+          class: "button secondary",
+          text: "Set up a table",
+          onclick: () => {
+            $("game").value = game.name;
+            onGameChange();
+            $("create-title").scrollIntoView({ behavior: "smooth", block: "start" });
+            $("players").focus({ preventScroll: true });
+          },
+        }),
+      ),
+    ),
+  );
+}
+
+// -- the form ---------------------------------------------------------------------------
+
+/**
+ * Player counts a variant allows beyond min..max, read from the players note: "2 with
+ * --variant two_player" allows 2, "7-8 with ..." allows 7 and 8. The note is the only
+ * place a game says so, and the server checks the count anyway.
+ */
+function variantCounts(game) {
+  const match = /^\s*(\d+)(?:\s*[-–]\s*(\d+))?/.exec(game.players_note || "");
+  if (!match) return [];
+  const low = Number(match[1]);
+  const high = Number(match[2] || match[1]);
+  const out = [];
+  for (let n = low; n <= high && n <= 12; n++) {
+    if (n < game.min_players || n > game.max_players) out.push(n);
+  }
+  return out;
+}
+
+/** The boolean option a variant count needs: the one the players note names. */
+function variantOption(game) {
+  const note = game.players_note || "";
+  const option = (game.options || []).find(
+    (o) => o.type === "bool" && new RegExp(`\\b${escapeRegExp(o.name)}\\b`).test(note),
+  );
+  return option ? option.name : null;
+}
+
+function escapeRegExp(text) {
+  return String(text).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function onGameChange() {
+  const game = currentGame();
+  if (!game) return;
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
+  const extra = variantCounts(game);
+  const all = [...new Set([...counts, ...extra])].sort((a, b) => a - b);
+  const preferred = Math.min(Math.max(game.min_players, 3), game.max_players);
+  replace(
+    $("players"),
+    all.map((n) =>
+      h("option", {
+        value: String(n),
+        text: extra.includes(n) ? `${n} (variant)` : String(n),
+        selected: n === preferred,
+      }),
+    ),
+  );
+  $("players-hint").textContent = game.players_note ? `Variant: ${game.players_note}.` : "";
+  renderOptions(game);
+  onPlayersChange();
+  hideError($("create-error"));
+}
+
+function onPlayersChange() {
+  const game = currentGame();
+  const players = Number($("players").value);
+  // A variant player count turns on the variant that allows it, so the form never
+  // offers a table the server would refuse for want of a checkbox.
+  const variant = variantOption(game);
+  if (variant && variantCounts(game).includes(players)) {
+    const box = document.querySelector(`[data-option="${variant}"]`);
+    if (box) box.checked = true;
+  }
+  renderSeatRows(game, players);
+}
+
+function renderSeatRows(game, players) {
+  const choices = ["human", ...(game.bots || [])];
+  const defaultBot = (game.bots || []).includes("bot:heuristic")
+    ? "bot:heuristic"
+    : (game.bots || [])[0] || "human";
+  replace(
+    $("seat-rows"),
+    Array.from({ length: players }, (_, seat) => {
+      const kept = lobby.seatChoices[seat];
+      const value = choices.includes(kept) ? kept : seat === 0 ? "human" : defaultBot;
+      const id = `seat-${seat}`;
+      return h(
+        "div",
+        { class: `seat-row seat-${seat % 6}` },
+        h("label", { for: id }, h("span", { class: "seat-swatch" }), playerName(seat)),
+        h(
+          "select",
+          {
+            id,
+            dataset: { seat: String(seat) },
+            onchange: (event) => {
+              lobby.seatChoices[seat] = event.target.value;
+            },
+          },
+          choices.map((c) =>
+            h("option", { value: c, text: c === "human" ? "a person" : agentLabel(c), selected: c === value }),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+function renderOptions(game) {
+  const options = game.options || [];
+  $("options-field").hidden = options.length === 0;
+  replace($("option-rows"), options.map(optionRow));
+}
+
+/** One option as the right control: a checkbox, a select or a number box. */
+function optionRow(option) {
+  const id = `option-${option.name}`;
+  const title = humanize(option.name);
+  const hint = option.description ? h("p", { class: "hint", text: option.description }) : null;
+  if (option.type === "bool") {
+    return h(
+      "div",
+      { class: "option-row check" },
+      h(
+        "label",
+        { for: id },
+        h("input", { type: "checkbox", id, checked: Boolean(option.default), dataset: { option: option.name } }),
+        ` ${title}`,
+      ),
+      hint,
+    );
+  }
+  let control;
+  if (Array.isArray(option.choices) && option.choices.length) {
+    control = h(
+      "select",
+      { id, dataset: { option: option.name } },
+      option.choices.map((c) => h("option", { value: String(c), text: String(c), selected: c === option.default })),
+    );
+  } else if (option.type === "int" || option.type === "float") {
+    control = h("input", {
+      type: "number",
+      id,
+      step: option.type === "int" ? "1" : "any",
+      value: option.default ?? "",
+      dataset: { option: option.name },
+    });
+  } else {
+    control = h("input", { type: "text", id, value: option.default ?? "", dataset: { option: option.name } });
+  }
+  return h("div", { class: "option-row" }, h("label", { for: id, text: title }), control, hint);
+}
+
+/** The options that differ from the game's defaults; an Error names a bad entry. */
+function readOptions(game) {
+  const out = {};
+  for (const option of game.options || []) {
+    const control = document.querySelector(`[data-option="${option.name}"]`);
+    if (!control) continue;
+    let value;
+    if (option.type === "bool") value = control.checked;
+    else if (option.type === "int") {
+      if (!/^-?\d+$/.test(control.value.trim())) {
+        throw new Error(`${humanize(option.name)} must be a whole number`);
+      }
+      value = Number(control.value);
+    } else if (option.type === "float") {
+      value = Number(control.value);
+      if (control.value.trim() === "" || Number.isNaN(value)) {
+        throw new Error(`${humanize(option.name)} must be a number`);
+      }
+    } else value = control.value;
+    if (value !== option.default) out[option.name] = value;
+  }
+  return out;
+}
+
+/** The seed as its digits (a 63-bit seed does not fit a JavaScript number), or null. */
+function readSeed() {
+  const text = $("seed").value.trim();
+  if (text === "") return null;
+  if (!/^\d+$/.test(text) || BigInt(text) > MAX_SEED) {
+    throw new Error("the seed must be a whole number from 0 to 2^63 − 1, or blank");
+  }
+  return BigInt(text).toString();
+}
+
+async function onSubmit(event) {
+  event.preventDefault();
+  hideError($("create-error"));
+  const game = currentGame();
+  if (!game) return;
+  let body;
+  try {
+    const seed = readSeed();
+    const seats = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+    // The seed goes in as its digits so that no precision is lost on the way.
+    body = JSON.stringify({ game: game.name, seats, options: readOptions(game), seed: 0 }).replace(
+      /"seed":0}$/,
+      `"seed":${seed === null ? "null" : seed}}`,
+    );
+  } catch (error) {
+    showError($("create-error"), error.message);
+    return;
+  }
+  const button = $("create-button");
+  button.disabled = true;
+  try {
+    const table = await api("/api/tables", {
+      method: "POST",
+      body,
+      headers: { Accept: "application/json", "Content-Type": "application/json" },
+    });
+    showCreated(table, game);
+    refreshTables();
+  } catch (error) {
+    showError($("create-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// -- a table just opened --------------------------------------------------------------------
+
+function showCreated(table, game) {
+  const seats = table.seats || [];
+  // The tokens are handed out only now: keep them, so the creator can come back.
+  for (const entry of seats) {
+    const token = entry.invite ? inviteToken(entry.invite) : "";
+    if (token) rememberSeat(table.id, entry.seat, token);
+  }
+  const spectate = new URL(table.spectate || `/table/${table.id}`, location.origin).href;
+  const created = $("created");
+  created.hidden = false;
+  replace(
+    created,
+    h("h3", {}, `${game.title}: table `, h("code", { text: table.id }), " is open"),
+    h(
+      "p",
+      { class: "hint" },
+      "Each person's link is their seat: send it to them alone. The links are shown only now.",
+    ),
+    linkRow("Spectators", spectate, h("a", { class: "button secondary", href: spectate, target: "_blank", rel: "noopener", text: "Watch" })),
+    seats.map((entry) => seatRow(table, entry)),
+  );
+  created.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+function seatRow(table, entry) {
+  const name = playerName(entry.seat);
+  if (!entry.invite) {
+    return h(
+      "div",
+      { class: `link-row bot seat-${entry.seat % 6}` },
+      h("span", { class: "link-label" }, h("span", { class: "seat-swatch" }), name),
+      h("span", { class: "muted", text: agentLabel(entry.agent) }),
+    );
+  }
+  const url = inviteUrl(table.id, entry.seat, entry.invite);
+  const take = h("a", {
+    class: "button primary",
+    href: url,
+    target: "_blank",
+    rel: "noopener",
+    text: `Take seat ${entry.seat + 1}`,
+  });
+  return linkRow(name, url, take, `seat-${entry.seat % 6}`);
+}
+
+function linkRow(label, url, extra, extraClass = "") {
+  const input = h("input", { type: "text", readOnly: true, value: url, "aria-label": `${label} link` });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "button secondary", text: "Copy" });
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(url);
+    copy.textContent = ok ? "Copied ✓" : "Select and copy";
+    if (!ok) input.select();
+    setTimeout(() => {
+      copy.textContent = "Copy";
+    }, 1800);
+  });
+  return h(
+    "div",
+    { class: `link-row ${extraClass}` },
+    h("span", { class: "link-label" }, extraClass ? h("span", { class: "seat-swatch" }) : null, label),
+    input,
+    copy,
+    extra,
+  );
+}
+
+// -- open tables ------------------------------------------------------------------------------
+
+async function refreshTables() {
+  clearTimeout(lobby.tablesTimer);
+  try {
+    const tables = await api("/api/tables");
+    hideError($("tables-error"));
+    renderTables(Array.isArray(tables) ? tables : []);
+  } catch (error) {
+    showError($("tables-error"), `Could not list the tables: ${error.message}`);
+  }
+  // A hidden tab does not need fresh tables; it refreshes when shown again.
+  if (!document.hidden) lobby.tablesTimer = setTimeout(refreshTables, TABLES_EVERY_MS);
+}
+
+function renderTables(tables) {
+  if (tables.length === 0) {
+    replace($("tables"), h("li", { class: "muted", text: "No tables are being played. Open one!" }));
+    return;
+  }
+  replace($("tables"), tables.map(tableItem));
+}
+
+function tableItem(table) {
+  const stored = storedSeats(table.id);
+  const mine = Object.entries(stored.tokens).sort(([a], [b]) => Number(a) - Number(b));
+  const watch = `/table/${encodeURIComponent(table.id)}#watch`;
+  return h(
+    "li",
+    { class: "table-item" },
+    h(
+      "div",
+      { class: "table-item-head" },
+      h("strong", { text: table.title || table.game }),
+      h("code", { class: "muted", text: table.id }),
+      h("span", { class: "muted", text: `${moves(table.actions)} · ${ago(table.created_at)}` }),
+    ),
+    h(
+      "ul",
+      { class: "seat-chips" },
+      (table.seats || []).map((seat) =>
+        h(
+          "li",
+          {
+            class: `seat-chip seat-${seat.seat % 6}${seat.agent === "human" ? (seat.connected ? " here" : " away") : " bot"}`,
+            title: seat.agent === "human" ? (seat.connected ? "a person, here" : "a person, not here") : agentLabel(seat.agent),
+          },
+          h("span", { class: "seat-swatch" }),
+          seat.agent === "human" ? (seat.connected ? "● " : "○ ") : "⚙ ",
+          playerName(seat.seat),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "table-item-links" },
+      h("a", { class: "button secondary", href: watch, text: "Watch" }),
+      mine.map(([seat, token]) =>
+        h("a", {
+          class: "button primary",
+          href: `/table/${encodeURIComponent(table.id)}#${new URLSearchParams({ seat, token })}`,
+          text: `Return to seat ${Number(seat) + 1}`,
+        }),
+      ),
+    ),
+  );
+}
+
+function moves(count) {
+  const n = Number(count) || 0;
+  return n === 1 ? "1 move" : `${n} moves`;
+}
+
+/** "just now", "5 min ago", "2 h ago" from a Unix time in seconds. */
+function ago(seconds) {
+  const age = Date.now() / 1000 - Number(seconds);
+  if (!Number.isFinite(age) || age < 60) return "just now";
+  if (age < 3600) return `${Math.floor(age / 60)} min ago`;
+  if (age < 86400) return `${Math.floor(age / 3600)} h ago`;
+  return `${Math.floor(age / 86400)} d ago`;
+}
+
+// -- errors ---------------------------------------------------------------------------------
+
+function showError(node, text) {
+  node.textContent = text;
+  node.hidden = false;
+}
+
+function hideError(node) {
+  node.hidden = true;
+  node.textContent = "";
+}
+
+// -- start ----------------------------------------------------------------------------------
+
+function start() {
+  $("game").addEventListener("change", () => {
+    lobby.seatChoices = [];
+    onGameChange();
+  });
+  $("players").addEventListener("change", onPlayersChange);
+  $("create-form").addEventListener("submit", onSubmit);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshTables();
+  });
+  loadGames();
+  refreshTables();
+}
+
+start();

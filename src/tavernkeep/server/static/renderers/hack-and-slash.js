@@ -1,0 +1,326 @@
+// Hack & Slash: three face-up quests, the Brag at the Tavern, each guild's adventurers,
+// the Tavern's crowd and everyone's score pile.
+//
+// The shape of `view` is HackAndSlash.view() in games/hack_and_slash/rules.py. Quest
+// cards that the player may take now are clickable (the action is the same text the
+// action buttons send: quest:0-2, brag), and during a rescue decision the dice on the
+// card are too (rescue:N re-rolls a die showing N).
+
+import { h, oddsText, replace, svg } from "../dom.js";
+import { dieFace } from "../dice.js";
+
+const BRAG_SLOT = 3;
+const MAX_MEEPLE_ICONS = 24;
+
+const ENDINGS = {
+  "guild-empty": "a guild ran out of adventurers",
+  "quests-exhausted": "the quest draw pile ran out",
+  "round-limit": "the round limit was reached",
+};
+
+export function render(container, view, ctx) {
+  const actions = actionMap(ctx.legal);
+  replace(
+    container,
+    h(
+      "div",
+      { class: "hs" },
+      statusStrip(view, ctx),
+      h(
+        "section",
+        { class: "hs-board", "aria-label": "Quests" },
+        h(
+          "div",
+          { class: "hs-quests" },
+          (view.quests || []).map((quest, slot) => questSlot(view, quest, slot, actions, ctx)),
+        ),
+        h("div", { class: "hs-side" }, questCard(view, view.brag, BRAG_SLOT, actions, ctx)),
+      ),
+      h("section", { class: "hs-commons", "aria-label": "The Tavern and the draw pile" }, tavern(view), drawPile(view)),
+      h(
+        "section",
+        { class: "hs-guilds", "aria-label": "Guilds" },
+        (view.parties || []).map((party, seat) => guild(view, seat, ctx)),
+      ),
+    ),
+  );
+}
+
+/** Legal actions by their text, so a card can ask "may I be clicked?". */
+function actionMap(legal) {
+  const map = new Map();
+  (legal || []).forEach((entry, index) => map.set(entry.action, { ...entry, index }));
+  return map;
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function dice(count) {
+  return `${count} ${count === 1 ? "die" : "dice"}`;
+}
+
+// -- the strip above the board: round, whose turn, the end ------------------------------
+
+function statusStrip(view, ctx) {
+  const names = ctx.seatNames || [];
+  const who = names[view.current] || `Player ${view.current + 1}`;
+  const turn = view.over
+    ? "The game is over"
+    : view.current === ctx.seat
+      ? "Your turn"
+      : `${who}'s turn`;
+  return h(
+    "div",
+    { class: "hs-status" },
+    h("span", { class: "hs-round", text: `Round ${view.round}` }),
+    h("span", { class: `hs-turn${turn === "Your turn" ? " mine" : ""}`, text: turn }),
+    view.ending && !view.over
+      ? h(
+          "span",
+          { class: "hs-last-round", role: "status" },
+          h("strong", { text: "Last round!" }),
+          ` ${ENDINGS[view.ending] || view.ending}; the game ends when ${names[0] || "Player 1"} is next.`,
+        )
+      : null,
+  );
+}
+
+// -- meeples -------------------------------------------------------------------------
+
+/** One meeple, coloured by its guild (CSS `color`), as an inline SVG. */
+function meeple(extraClass = "") {
+  return svg(
+    "svg",
+    { class: `meeple ${extraClass}`, viewBox: "0 0 24 24", "aria-hidden": "true" },
+    svg("path", {
+      fill: "currentColor",
+      d:
+        "M12 1.3a3.7 3.7 0 0 1 3.7 3.7c0 1.3-.6 2.4-1.6 3.1 3.8.5 8.4 1.8 8.4 4" +
+        "c0 1.5-2.3 1.8-5.3 1.5l3 7c.4.9-.2 1.9-1.2 1.9H15l-3-4.6-3 4.6H5" +
+        "c-1 0-1.6-1-1.2-1.9l3-7c-3 .3-5.3 0-5.3-1.5 0-2.2 4.6-3.5 8.4-4" +
+        "A3.7 3.7 0 0 1 12 1.3z",
+    }),
+  );
+}
+
+/** `count` meeples (icons up to a cap, then a number), with a text alternative. */
+function meeples(count, { seat = null, label = "adventurers", cap = MAX_MEEPLE_ICONS } = {}) {
+  const colour = seat === null ? "tavern-meeple" : `seat-fg-${seat % 6}`;
+  const shown = Math.min(count, cap);
+  return h(
+    "span",
+    { class: "meeples", role: "img", "aria-label": `${count} ${label}` },
+    Array.from({ length: shown }, () => meeple(colour)),
+    count > cap ? h("span", { class: "meeple-more", text: `+${count - cap}` }) : null,
+    count === 0 ? h("span", { class: "meeple-none", text: "none" }) : null,
+  );
+}
+
+// -- quest cards ---------------------------------------------------------------------
+
+function questSlot(view, quest, slot, actions, ctx) {
+  if (!quest) {
+    return h(
+      "div",
+      { class: "quest-card empty" },
+      h("span", { text: "No quest left to draw" }),
+    );
+  }
+  return questCard(view, quest, slot, actions, ctx);
+}
+
+function actionFor(slot) {
+  return slot === BRAG_SLOT ? "brag" : `quest:${slot}`;
+}
+
+function questCard(view, quest, slot, actions, ctx) {
+  if (!quest) return null;
+  const isBrag = slot === BRAG_SLOT;
+  const attempt = view.attempt && view.attempt.slot === slot ? view.attempt : null;
+  const legal = actions.get(actionFor(slot));
+  const classes = ["quest-card"];
+  if (isBrag) classes.push("brag");
+  if (attempt) classes.push("attempting", `seat-${attempt.seat % 6}`);
+  if (legal) classes.push("playable");
+
+  const card = h(
+    "article",
+    { class: classes.join(" "), "aria-label": quest.name },
+    h("header", { class: "quest-name", text: quest.name }),
+    h(
+      "div",
+      { class: "quest-challenge" },
+      meeples(quest.challenge, { label: "adventurers needed", seat: null }),
+      h("span", { class: "quest-small", text: `send ${quest.challenge}, roll ${dice(quest.challenge)}` }),
+    ),
+    h(
+      "div",
+      { class: "quest-goal" },
+      h("span", { class: "goal-number", text: quest.exact ? `= ${quest.goal}` : `${quest.goal}+` }),
+      h("span", { class: "goal-label", text: quest.exact ? "exactly" : "or more" }),
+    ),
+    reward(quest, isBrag),
+    attempt ? attemptOnCard(attempt, actions, ctx) : null,
+    legal ? playableFooter(legal, ctx) : null,
+  );
+  if (legal) makeClickable(card, legal, ctx);
+  return card;
+}
+
+function reward(quest, isBrag) {
+  if (isBrag) {
+    return h(
+      "footer",
+      { class: "quest-reward" },
+      h("span", { class: "gain", text: "+1 adventurer" }),
+      h("span", { class: "quest-small", text: "never scored" }),
+    );
+  }
+  return h(
+    "footer",
+    { class: "quest-reward" },
+    h(
+      "span",
+      { class: "reward-points", "aria-label": plural(quest.reward, "point") },
+      h("span", { class: "reward-number", text: quest.reward }),
+      h("span", { class: "reward-unit", text: quest.reward === 1 ? "point" : "points" }),
+    ),
+    quest.adventurer ? h("span", { class: "gain", text: "+1 adventurer" }) : null,
+  );
+}
+
+/** The adventurers on the card being attempted and the dice they rolled. */
+function attemptOnCard(attempt, actions, ctx) {
+  const rescuing = [...actions.keys()].some((a) => a.startsWith("rescue:"));
+  return h(
+    "div",
+    { class: "on-card" },
+    meeples(attempt.adventurers, { seat: attempt.seat, label: "adventurers on the quest" }),
+    h(
+      "div",
+      { class: "on-card-dice" },
+      (attempt.dice || []).map((value) => cardDie(value, actions, ctx)),
+      h("span", { class: "on-card-total", text: `= ${attempt.total}` }),
+    ),
+    rescuing ? h("p", { class: "quest-small", text: "Click a die to send a rescuer and re-roll it." }) : null,
+  );
+}
+
+/** A die on the quest card; clickable when re-rolling it is a legal rescue. */
+function cardDie(value, actions, ctx) {
+  const die = dieFace(value);
+  const legal = actions.get(`rescue:${value}`);
+  if (legal) {
+    die.classList.add("playable");
+    makeClickable(die, legal, ctx);
+  }
+  return die;
+}
+
+function playableFooter(legal, ctx) {
+  const odds = oddsText(legal.odds);
+  return h(
+    "div",
+    { class: "quest-play" },
+    legal.index < 9 ? h("kbd", { text: String(legal.index + 1) }) : null,
+    h("span", { text: odds ? `Take it · ${odds}` : "Take it" }),
+  );
+}
+
+/** Clicking (or Enter/Space on) an element sends its legal action. */
+function makeClickable(node, legal, ctx) {
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("title", legal.label || legal.action);
+  const act = (event) => {
+    event.stopPropagation();
+    ctx.onAction(legal.action);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+}
+
+// -- the Tavern and the draw pile ----------------------------------------------------
+
+function tavern(view) {
+  return h(
+    "div",
+    { class: "hs-tavern" },
+    h("h3", {}, "The Tavern ", h("span", { class: "count", text: view.tavern })),
+    meeples(view.tavern, { label: "adventurers in the Tavern", cap: 40 }),
+    view.stand_ins > 0
+      ? h(
+          "p",
+          { class: "stand-ins" },
+          Array.from({ length: Math.min(view.stand_ins, 12) }, () => h("span", { class: "stand-in" })),
+          ` ${plural(view.stand_ins, "stand-in")} (the Tavern ran dry)`,
+        )
+      : null,
+  );
+}
+
+function drawPile(view) {
+  const count = Number(view.draw_pile) || 0;
+  return h(
+    "div",
+    { class: "hs-draw" },
+    h(
+      "div",
+      { class: `card-stack${count === 0 ? " empty" : ""}`, "aria-hidden": "true" },
+      h("span", { class: "card-back", text: count > 0 ? "⚔" : "" }),
+    ),
+    h("span", { class: "hs-draw-count", text: count === 0 ? "Draw pile empty" : `${plural(count, "quest")} to draw` }),
+  );
+}
+
+// -- the guilds ----------------------------------------------------------------------
+
+function guild(view, seat, ctx) {
+  const names = ctx.seatNames || [];
+  const winners = (view.result && view.result.winners) || [];
+  const classes = [`hs-guild`, `seat-${seat % 6}`];
+  if (seat === view.current && !view.over) classes.push("current");
+  if (seat === ctx.seat) classes.push("mine");
+  if (winners.includes(seat)) classes.push("winner");
+  const pile = (view.score_piles || [])[seat] || [];
+  const out = view.attempt && view.attempt.seat === seat ? view.attempt : null;
+  return h(
+    "div",
+    { class: classes.join(" ") },
+    h(
+      "header",
+      {},
+      h("span", { class: "seat-swatch" }),
+      h("span", { class: "guild-name", text: names[seat] || `Player ${seat + 1}` }),
+      seat === ctx.seat ? h("span", { class: "you-tag", text: "you" }) : null,
+      winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
+      h(
+        "span",
+        { class: "guild-score", "aria-label": plural((view.scores || [])[seat] || 0, "point") },
+        h("span", { class: "score-number", text: (view.scores || [])[seat] ?? 0 }),
+        h("span", { class: "score-unit", text: "pts" }),
+      ),
+    ),
+    h(
+      "div",
+      { class: "guild-home" },
+      meeples(view.parties[seat], { seat, label: "adventurers at home" }),
+      h("span", { class: "guild-count", text: `${view.parties[seat]} at home` }),
+    ),
+    out ? h("p", { class: "guild-away", text: `${plural(out.adventurers, "adventurer")} on ${out.quest.name}` }) : null,
+    h(
+      "ul",
+      { class: "score-pile", "aria-label": "score pile" },
+      pile.length === 0
+        ? h("li", { class: "score-pile-empty", text: "No quests completed yet" })
+        : pile.map((name) => h("li", { class: "mini-card", text: name })),
+    ),
+  );
+}
