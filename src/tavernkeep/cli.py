@@ -191,9 +191,10 @@ def serve(
     import uvicorn
 
     from tavernkeep.server.app import create_app
+    from tavernkeep.server.storage import safe_url
 
     web = create_app(database_url, bot_delay)
-    typer.echo(f"tavernkeep: http://{host}:{port}/  (database {database_url})")
+    typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")
     uvicorn.run(web, host=host, port=port, ws_max_size=65536, log_level="info")
 
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavernkeep.agents import BOTS
 from tavernkeep.engine.errors import IllegalAction, TavernkeepError
 from tavernkeep.games import all_games, game_names
-from tavernkeep.server.rooms import Connection, Room, Tavern, describe_options
+from tavernkeep.server.rooms import MAX_OUTBOX, Connection, Room, Tavern, describe_options
 from tavernkeep.server.storage import Storage
 
 STATIC = Path(__file__).parent / "static"
@@ -33,12 +33,13 @@ MAX_MESSAGE = 4096
 """Bytes in one client message; an action is a few dozen."""
 RATE_LIMIT = 20
 """Messages a connection may send in any one second before it is closed."""
-MAX_OUTBOX = 1000
-"""Messages queued for a client that does not read; beyond this it is dropped."""
+JOIN_TIMEOUT = 10.0
+"""Seconds a new socket has to say who it is."""
 
 
 class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a seed of `true` or "12" is a mistake to refuse, not a number to guess.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     game: str = Field(max_length=64)
     seats: list[str] = Field(min_length=1, max_length=8)
@@ -212,7 +213,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
     try:
         # The first message says who this is: a seat with its token, or a spectator.
         try:
-            hello = _parse(await _receive(websocket))
+            try:
+                hello = _parse(await asyncio.wait_for(_receive(websocket), JOIN_TIMEOUT))
+            except TimeoutError:
+                raise IllegalAction("no join message: say who you are first") from None
             if hello["type"] != "join":
                 raise IllegalAction("the first message must be a join")
             seat = None
@@ -224,8 +228,8 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
             return
         conn = Connection(seat, websocket.send_text)
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, conn))
-        conn.outbox.put_nowait(json.dumps(room.welcome_message(seat)))
         room.connections.add(conn)
+        conn.outbox.put_nowait(json.dumps(room.welcome_message(seat)))
         room.broadcast(None)
         while True:
             text = await _receive(websocket)
@@ -238,7 +242,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                 conn.outbox.put_nowait(None)
                 return
             if conn.outbox.qsize() > MAX_OUTBOX:
-                conn.outbox.put_nowait(None)
+                room.drop(conn)
                 return
             try:
                 message = _parse(text)

@@ -34,6 +34,8 @@ T = TypeVar("T")
 log = logging.getLogger("tavernkeep.server")
 
 MAX_SEED = 2**63 - 1
+MAX_OUTBOX = 1000
+"""Messages queued for a client that does not read; beyond this it is dropped."""
 
 
 def new_token() -> str:
@@ -160,6 +162,10 @@ class Room:
         """Queue, for every connection, the events and state its seat may see."""
         cache: dict[int | None, list[str]] = {}
         for conn in list(self.connections):
+            if conn.outbox.qsize() > MAX_OUTBOX:
+                # A client that stopped reading: drop it rather than queue without bound.
+                self.drop(conn)
+                continue
             if conn.seat not in cache:
                 messages = []
                 if events:
@@ -173,6 +179,13 @@ class Room:
             for message in cache[conn.seat]:
                 conn.outbox.put_nowait(message)
 
+    def drop(self, conn: Connection) -> None:
+        """Forget a connection and tell its sender to close the socket."""
+        self.connections.discard(conn)
+        while not conn.outbox.empty():
+            conn.outbox.get_nowait()
+        conn.outbox.put_nowait(None)
+
 
 class Tavern:
     """All live tables of one server, over one storage."""
@@ -183,7 +196,9 @@ class Tavern:
         self.rooms: dict[str, Room] = {}
         # One writer thread: storage calls run in order and never block the event loop.
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage")
-        self._loading: dict[str, asyncio.Lock] = {}
+        # One lock for loading rooms: loads are rare, and a lock per asked-for id would
+        # let anyone grow the server's memory by asking for made-up tables.
+        self._loading = asyncio.Lock()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
@@ -217,8 +232,9 @@ class Tavern:
         tokens = [new_token() if spec == "human" else None for spec in seats]
         hashes = [token_hash(t) if t else None for t in tokens]
         table_id = secrets.token_urlsafe(6)
-        await self.db(self.storage.create, table_id, match.record, hashes)
-        room = Room(table_id, match, [], hashes, time.time())
+        created_at = time.time()
+        await self.db(self.storage.create, table_id, match.record, hashes, created_at)
+        room = Room(table_id, match, [], hashes, created_at)
         self.rooms[table_id] = room
         self.schedule_bots(room)
         return room, tokens
@@ -227,8 +243,7 @@ class Tavern:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
+        async with self._loading:
             room = self.rooms.get(table_id)
             if room is None:
                 stored = await self.db(self.storage.load, table_id)
@@ -329,13 +344,13 @@ def describe_options(game: Game[Any, Any]) -> list[dict[str, Any]]:
         annotation = info.annotation
         entry: dict[str, Any] = {
             "name": name,
-            "default": info.default,
+            "default": info.get_default(call_default_factory=True),
             "description": info.description or "",
         }
-        choices = getattr(annotation, "__args__", None)
+        choices = [c for c in getattr(annotation, "__args__", ()) if c is not type(None)]
         if annotation is bool:
             entry["type"] = "bool"
-        elif annotation is int:
+        elif annotation is int or choices == [int]:
             entry["type"] = "int"
         elif choices and all(isinstance(c, str) for c in choices):
             entry["type"] = "choice"

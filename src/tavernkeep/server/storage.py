@@ -28,6 +28,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    make_url,
     select,
     update,
 )
@@ -73,6 +74,14 @@ class StoredTable:
     created_at: float
 
 
+def safe_url(url: str) -> str:
+    """The URL with any password masked, for banners and error messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "the given URL" if "@" in url else url
+
+
 def normalise_url(url: str) -> str:
     """Use the psycopg 3 driver for plain postgresql:// URLs (psycopg2 is not installed)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):
@@ -98,16 +107,25 @@ class Storage:
         try:
             self.engine: Engine = create_engine(self.url)
         except (ArgumentError, ImportError, ValueError) as exc:
-            raise ConfigError(f"cannot use database '{url}': {exc}") from None
+            kind = exc.__class__.__name__
+            raise ConfigError(f"cannot use database '{safe_url(url)}' ({kind})") from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             metadata.create_all(self.engine)
         except SQLAlchemyError as exc:
-            raise ConfigError(f"cannot open database '{url}': {exc.__class__.__name__}") from None
+            raise ConfigError(
+                f"cannot open database '{safe_url(url)}': {exc.__class__.__name__}"
+            ) from None
 
-    def create(self, table_id: str, record: GameRecord, token_hashes: list[str | None]) -> None:
-        now = time.time()
+    def create(
+        self,
+        table_id: str,
+        record: GameRecord,
+        token_hashes: list[str | None],
+        created_at: float,
+    ) -> None:
+        now = created_at
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
