@@ -197,14 +197,16 @@ class Match:
         record_events, keep_record = self.record_events, self.keep_record
         # This is step() written out, with one InfoSet per seat for the whole run (the
         # state is changed in place, never replaced): simulations live in this loop, and
-        # the calls and objects saved were a fifth of their time.
+        # the calls and objects that step() makes for every action add up there.
         infos = [InfoSet(game, state, seat, rng) for seat, rng in enumerate(self.rngs)]
+        done = self.actions
         while (seat := actor(state)) is not None:
-            if self.actions >= max_actions:
+            if done >= max_actions:
                 raise RuntimeError(f"{game.name}: no end after {max_actions} actions")
             action = agents[seat].choose(infos[seat])
             events = apply(state, action, record_events)
-            self.actions += 1
+            done += 1
+            self.actions = done
             if keep_record:
                 self._keep(action)
             if on_events is not None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import MutableSequence, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -30,6 +32,31 @@ def derive_seed(seed: int, *labels: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
+@lru_cache(maxsize=256)
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct]:
+    """Constants for `_next64s`: one 128-bit lane for each of `count` numbers."""
+    ones = sum(1 << (128 * k) for k in range(count))
+    steps = sum(((k + 1) * _GOLDEN) << (128 * k) for k in range(count))
+    return ones, _MASK * ones, steps, struct.Struct(f"<{2 * count}Q")
+
+
+def _next64s(state: int, count: int) -> tuple[int, ...]:
+    """The next `count` numbers of a SplitMix64 at `state`, computed all at once.
+
+    The k-th number depends only on state + k * GOLDEN, so each number gets a 128-bit lane
+    of one big integer and every step of the mix below is one operation on all the lanes:
+    the mask keeps each lane's low 64 bits, and the high 64 take the overflow of the
+    multiplications so it never reaches the next lane. For the 19 numbers of a 20-card
+    shuffle this is three times faster than computing them one by one.
+    """
+    ones, mask, steps, unpack = _lanes(count)
+    x = (state * ones + steps) & mask
+    x = ((x ^ ((x >> 30) & mask)) * 0xBF58476D1CE4E5B9) & mask
+    x = ((x ^ ((x >> 27) & mask)) * 0x94D049BB133111EB) & mask
+    x ^= (x >> 31) & mask
+    return unpack.unpack(x.to_bytes(16 * count, "little"))[::2]
+
+
 def random_seed() -> int:
     """A fresh seed for a game the user did not seed; it is printed and recorded."""
     return secrets.randbits(63)
@@ -43,28 +70,52 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self.state = seed & _MASK
 
+    # die, below and dice each repeat next64's three lines instead of calling it,
+    # and spell _GOLDEN and _MASK as literals: in Python a call costs a third of the
+    # arithmetic and a literal loads faster than a global, and these are the innermost
+    # lines of every simulation. The numbers are the same either way. A subclass that
+    # changes where numbers come from (ScriptedRng) must override each method it changes.
+
     def next64(self) -> int:
-        s = (self.state + _GOLDEN) & _MASK
-        self.state = s
-        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+        s = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         return s ^ (s >> 31)
 
     def below(self, n: int) -> int:
         """Uniform in [0, n). The modulo bias is under n / 2**64: nothing a game can feel."""
-        return self.next64() % n
+        s = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return (s ^ (s >> 31)) % n
 
     def die(self, sides: int) -> int:
         """One die with `sides` faces: 1..sides."""
-        return self.next64() % sides + 1
+        s = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return (s ^ (s >> 31)) % sides + 1
 
     def dice(self, count: int, sides: int = 6) -> list[int]:
-        return [self.die(sides) for _ in range(count)]
+        rolled: list[int] = []
+        state = self.state
+        while len(rolled) < count:  # for a die or three, cheaper than building a range
+            s = state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            rolled.append((s ^ (s >> 31)) % sides + 1)
+        self.state = state
+        return rolled
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+        swaps = len(items) - 1
+        if swaps < 1:
+            return
+        numbers = _next64s(self.state, swaps)
+        self.state = (self.state + swaps * _GOLDEN) & _MASK
+        for i, number in zip(range(swaps, 0, -1), numbers, strict=True):
+            j = number % (i + 1)
             items[i], items[j] = items[j], items[i]
 
     def choice(self, items: Sequence[T]) -> T:
@@ -110,6 +161,9 @@ class ScriptedRng(Rng):
         if not 1 <= value <= sides:
             raise AssertionError(f"ScriptedRng: {value} cannot be rolled on a d{sides}")
         return value
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        return [self.die(sides) for _ in range(count)]
 
     def clone(self) -> ScriptedRng:
         twin = ScriptedRng(self.script, 0)
