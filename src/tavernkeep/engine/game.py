@@ -78,7 +78,7 @@ class Game(ABC, Generic[S, C]):
     """Folder of the game's built-in packs; `standard.toml` is the default."""
     summary: ClassVar[str] = ""
     players_note: ClassVar[str] = ""
-    """How a variant stretches the player count, e.g. '2 with --variant two_player'."""
+    """How a variant stretches the player count, e.g. '2 with the two_player variant'."""
 
     # -- configuration and content -------------------------------------------------
 

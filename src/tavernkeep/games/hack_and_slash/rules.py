@@ -141,7 +141,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     config_model = HackAndSlashConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "push-your-luck quest dice"
-    players_note = "2 with --variant two_player"
+    players_note = "2 with the two_player variant"
 
     _cards_of: tuple[HackAndSlashPack, tuple[QuestCard, ...]] | None = None
     """The last pack set up and its cards: simulations set up thousands of games on one

@@ -258,8 +258,8 @@ async function showEvents(events) {
       await tray.roll(event, { animate });
     }
     addLogLine(event);
+    scrollLog(false);
   }
-  scrollLog(false);
 }
 
 function showState(message) {
@@ -596,15 +596,24 @@ function addLogLine(event) {
   while (log.childElementCount > LOG_KEEP) log.firstElementChild.remove();
 }
 
+/** Where scrollLog last put the log: a scroll event that lands there is our own. */
+let autoScrollTop = -1;
+
 /** Keep the newest line in sight, unless the reader has scrolled up to read history. */
 function scrollLog(force) {
   const log = $("log");
-  if (force || log.dataset.follow !== "no") log.scrollTop = log.scrollHeight;
+  if (force || log.dataset.follow !== "no") {
+    log.scrollTop = log.scrollHeight;
+    autoScrollTop = log.scrollTop;
+  }
 }
 
 function watchLogScroll() {
   const log = $("log");
   log.addEventListener("scroll", () => {
+    // Scroll events arrive late: by then more lines may have been added below, so our own
+    // scroll would look like the reader scrolling up. Only the reader's scrolls decide.
+    if (Math.abs(log.scrollTop - autoScrollTop) < 2) return;
     const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.dataset.follow = nearBottom ? "yes" : "no";
   });

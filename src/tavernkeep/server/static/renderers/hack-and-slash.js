@@ -305,7 +305,7 @@ function guild(view, seat, ctx) {
         "span",
         { class: "guild-score", "aria-label": plural((view.scores || [])[seat] || 0, "point") },
         h("span", { class: "score-number", text: (view.scores || [])[seat] ?? 0 }),
-        h("span", { class: "score-unit", text: "pts" }),
+        h("span", { class: "score-unit", text: ((view.scores || [])[seat] ?? 0) === 1 ? "pt" : "pts" }),
       ),
     ),
     h(

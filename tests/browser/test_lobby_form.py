@@ -1,0 +1,49 @@
+"""The lobby's form: what a person sees when a table cannot be opened, and the variant
+player count that needs a checkbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_a_bad_seed_or_option_is_explained_and_opens_nothing(server: Any, ui: Any) -> None:
+    expect = ui.expect
+    page = ui.new_page(server.url("/?game=hack-and-slash"))
+    expect(page.locator("#game")).to_have_value("hack-and-slash")
+    error = page.locator("#create-error")
+    open_button = page.get_by_role("button", name="Open the table")
+
+    page.get_by_label("Seed").fill("12 dragons")
+    open_button.click()
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("the seed must be a whole number")
+
+    page.get_by_label("Seed").fill("")
+    page.get_by_label("adventurers").fill("0")  # the server's rules: at least 1
+    open_button.click()
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("adventurers")
+
+    expect(page.locator("#created")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#tables")).to_contain_text("No tables are being played")
+    assert server.get("/api/tables") == []
+
+
+def test_two_players_turns_the_variant_on(server: Any, ui: Any) -> None:
+    expect = ui.expect
+    page = ui.new_page(server.url("/?game=hack-and-slash"))
+    expect(page.locator("#players-hint")).to_contain_text("two_player")
+    checkbox = page.get_by_label("two player")
+    expect(checkbox).not_to_be_checked()
+    page.get_by_label("Players").select_option(label="2 (variant)")
+    expect(checkbox).to_be_checked()
+    expect(page.locator("#seat-rows select")).to_have_count(2)
+    page.get_by_role("button", name="Open the table").click()
+    created = page.locator("#created")
+    expect(created).to_contain_text("is open")
+    expect(page.locator("#create-error")).to_be_hidden()
+    expect(created.locator(".link-row.bot")).to_have_count(1)
+    table_id = created.locator("h3 code").inner_text()
+    summary = server.get(f"/api/tables/{table_id}")
+    assert [s["agent"] for s in summary["seats"]] == ["human", "bot:heuristic"]
