@@ -222,6 +222,14 @@ def measure(game: Game[Any, Any], seconds: float) -> list[tuple[str, str, str]]:
     return rows
 
 
+def engine_build() -> str:
+    """Whether the hot paths run compiled (setup.py, TAVERNKEEP_COMPILE=1) or as Python."""
+    import tavernkeep.engine.rng as rng
+
+    compiled = not (rng.__file__ or "").endswith(".py")
+    return "compiled with mypyc" if compiled else "pure Python"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Engine throughput on one core.")
     parser.add_argument(
@@ -236,6 +244,7 @@ def main() -> None:
         f"{platform.machine()}, {os.cpu_count()} cores; best of {ROUNDS} rounds, "
         f"{args.seconds:g} CPU s a figure"
     )
+    console.print(f"engine build: {engine_build()}")
     table = Table("game", "measure", "per second", "note", box=box.MARKDOWN)
     for game in all_games():
         if args.game and game.name not in args.game:

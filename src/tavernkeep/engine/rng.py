@@ -126,9 +126,7 @@ class Rng:
         return Rng(derive_seed(self.state, *labels))
 
     def clone(self) -> Rng:
-        twin = Rng.__new__(Rng)
-        twin.state = self.state
-        return twin
+        return Rng(self.state)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and isinstance(other, Rng) and other.state == self.state

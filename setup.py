@@ -1,0 +1,28 @@
+"""Optional compiled build of the hot paths (everything else is in pyproject.toml).
+
+With TAVERNKEEP_COMPILE=1, the modules that simulations live in are compiled with mypyc
+(the same type-checked Python, as C extensions): random-bot simulation runs about 1.5x
+faster. Without it, tavernkeep is pure Python and installs anywhere. Build it as a regular
+(not editable) install, so that compiled modules never shadow sources you edit:
+
+    TAVERNKEEP_COMPILE=1 pip install --no-build-isolation mypy .
+"""
+
+import os
+
+from setuptools import setup
+
+HOT_PATHS = [
+    "src/tavernkeep/engine/rng.py",
+    "src/tavernkeep/engine/match.py",
+    "src/tavernkeep/agents/random_bot.py",
+    "src/tavernkeep/games/hack_and_slash/rules.py",
+]
+
+ext_modules = []
+if os.environ.get("TAVERNKEEP_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(HOT_PATHS, opt_level="3")
+
+setup(ext_modules=ext_modules)
