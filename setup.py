@@ -5,7 +5,8 @@ With TAVERNKEEP_COMPILE=1, the modules that simulations live in are compiled wit
 faster. Without it, tavernkeep is pure Python and installs anywhere. Build it as a regular
 (not editable) install, so that compiled modules never shadow sources you edit:
 
-    TAVERNKEEP_COMPILE=1 pip install --no-build-isolation mypy .
+    pip install setuptools wheel mypy '.[dev]'
+    TAVERNKEEP_COMPILE=1 pip install --no-build-isolation --force-reinstall --no-deps .
 """
 
 import os
