@@ -106,9 +106,16 @@ class Storage:
         self.url = normalise_url(url)
         try:
             self.engine: Engine = create_engine(self.url)
-        except (ArgumentError, ImportError, ValueError) as exc:
-            kind = exc.__class__.__name__
-            raise ConfigError(f"cannot use database '{safe_url(url)}' ({kind})") from None
+        except ImportError:
+            raise ConfigError(
+                f"cannot use database '{safe_url(url)}': no driver for it here "
+                "(use sqlite:///file.db or postgresql://...)"
+            ) from None
+        except (ArgumentError, ValueError):
+            raise ConfigError(
+                f"cannot use database '{safe_url(url)}': not a database URL "
+                "(use sqlite:///file.db or postgresql://user:password@host/db)"
+            ) from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
