@@ -106,7 +106,7 @@ class Match:
             game=self.game.name,
             pack=self.pack.name,
             pack_digest=self.pack.digest,
-            config=self.config.model_dump() if self.keep_record else {},
+            config=self.config.model_dump(),
             seed=self.seed,
             seats=self._seats,
         )
