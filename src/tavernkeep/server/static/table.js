@@ -408,7 +408,11 @@ function renderSeats() {
           playerName(seat),
           seat === app.seat ? h("span", { class: "you-tag", text: "you" }) : null,
         ),
-        h("span", { class: "seat-agent", text: human ? "human" : agentLabel(entry.agent) }),
+        // Your own seat already says "you"; another person's says so in a word that fits.
+        h("span", {
+          class: "seat-agent",
+          text: human ? (seat === app.seat ? "" : "person") : agentLabel(entry.agent),
+        }),
         result ? seatResult(result, seat) : seatPresence(state, entry, human),
       );
     }),
@@ -492,8 +496,13 @@ function promptText(state, legal) {
   return `Waiting for ${who}${what} to decide…`;
 }
 
+/** Long shots are shown in the failure colour, so a 0% choice never looks inviting. */
+const LONG_SHOT = 0.2;
+
 function actionButton(entry, index, disabled) {
   const odds = oddsText(entry.odds);
+  const chances = Object.values(entry.odds || {}).filter((p) => typeof p === "number");
+  const longShot = chances.length > 0 && Math.max(...chances) < LONG_SHOT;
   return h(
     "button",
     {
@@ -505,7 +514,7 @@ function actionButton(entry, index, disabled) {
     },
     index < 9 ? h("kbd", { text: String(index + 1) }) : h("span", { class: "kbd-gap" }),
     h("span", { class: "action-label", text: entry.label || entry.action }),
-    odds ? h("span", { class: "action-odds", text: odds }) : null,
+    odds ? h("span", { class: `action-odds${longShot ? " long-shot" : ""}`, text: odds }) : null,
   );
 }
 
