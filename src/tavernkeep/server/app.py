@@ -266,6 +266,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
         if conn is not None:
             room.connections.discard(conn)
             room.broadcast(None)
+            tavern.forget_if_idle(room)
         if sender is not None:
             if conn is not None and not sender.done():
                 conn.outbox.put_nowait(None)

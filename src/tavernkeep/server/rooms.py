@@ -296,11 +296,18 @@ class Tavern:
         if room.actor is None:
             await self.finish(room)
         room.broadcast(events)
+        self.forget_if_idle(room)
 
     async def finish(self, room: Room) -> None:
         result = room.game.result(room.match.state)
         if result is not None:
             await self.db(self.storage.finish, room.id, result.to_json())
+
+    def forget_if_idle(self, room: Room) -> None:
+        """A finished table nobody is looking at leaves memory; storage keeps it, and
+        `get_room` brings it back if someone asks. A long-running server stays small."""
+        if room.actor is None and not room.connections:
+            self.rooms.pop(room.id, None)
 
     def schedule_bots(self, room: Room) -> None:
         actor = room.actor
