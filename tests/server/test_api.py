@@ -319,3 +319,20 @@ def test_record_is_refused_until_the_end_then_replays(
     out = capsys.readouterr().out
     assert out.startswith("OK")
     assert f"{final['version']} actions" in out
+
+
+def test_a_finished_table_nobody_watches_leaves_memory_but_not_storage(
+    client: Any, tk: Any, helpers: Any
+) -> None:
+    finished = tk.create(client, seats=["bot:random"] * 3, options=SHORT)
+    tavern = client.app.state.tavern
+    helpers.wait_for(
+        lambda: finished["id"] not in tavern.rooms,
+        what="the finished bots-only table to leave memory",
+    )
+    # Asking for it brings it back from storage, finished, with its record.
+    summary = client.get(f"/api/tables/{finished['id']}").json()
+    assert summary["status"] == "finished"
+    record = client.get(f"/api/tables/{finished['id']}/record")
+    assert record.status_code == 200
+    assert record.json()["result"] is not None
