@@ -132,6 +132,28 @@ def test_bots_only_tables_play_to_the_end_after_a_restart(
         assert stored.status == "finished"
 
 
+def test_a_restarted_bots_only_table_plays_the_same_game_as_an_uninterrupted_one(
+    tmp_path: Any, tk: Any, helpers: Any
+) -> None:
+    seats = ["bot:random", "bot:heuristic", "bot:random"]
+    options = {"round_limit": 4}
+    straight = f"sqlite:///{tmp_path / 'straight.db'}"
+    with TestClient(create_app(straight, bot_delay=0.0)) as client:
+        table = tk.create(client, seats=seats, options=options, seed=77)["id"]
+        helpers.wait_for(lambda: tk_stored(straight, table).status == "finished")
+    uninterrupted = tk_stored(straight, table).record.actions
+
+    broken = f"sqlite:///{tmp_path / 'broken.db'}"
+    with TestClient(create_app(broken, bot_delay=0.03)) as client:
+        table = tk.create(client, seats=seats, options=options, seed=77)["id"]
+        helpers.wait_for(lambda: len(helpers.stored_actions(broken, table)) >= 3)
+    assert tk_stored(broken, table).status == "playing", "finished before the restart"
+    with TestClient(create_app(broken, bot_delay=0.0)):
+        helpers.wait_for(lambda: tk_stored(broken, table).status == "finished")
+    # The bots' choices depend on the table's history only, never on the server's memory.
+    assert tk_stored(broken, table).record.actions == uninterrupted
+
+
 def test_an_action_is_in_storage_before_anyone_hears_of_it(
     db_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

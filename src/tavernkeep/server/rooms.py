@@ -26,7 +26,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, Tave
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
-from tavernkeep.engine.rng import random_seed
+from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.server.storage import Storage
 
@@ -324,7 +324,11 @@ class Tavern:
                     actor = room.actor
                     if actor is None or room.seats[actor] == "human":
                         return
-                    seat, action = room.match.ask()
+                    # A bot's stream is derived from the table's history, not carried in
+                    # memory, so a restarted server's bots choose as they would have.
+                    match = room.match
+                    match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, room.version))
+                    seat, action = match.ask()
                     await self._commit_and_apply(room, seat, action)
         except asyncio.CancelledError:
             raise
