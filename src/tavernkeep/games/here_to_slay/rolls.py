@@ -1,0 +1,231 @@
+"""Rolls: the Modifier window, rolling for a Hero's effect, ATTACKing and SLAYing Monsters.
+
+Every roll is a record on `state.rolls` ([seat, die, die, bonus, modifiers]) and opens a
+Modifier window frame above the frame that resolves it; the resolving frame is reached
+only when every seat has passed in a row (RULES 15), so nested windows need no flags.
+"""
+
+from __future__ import annotations
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.decisions import Decision
+from tavernkeep.games.here_to_slay.cards import MODIFIER
+from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
+from tavernkeep.games.here_to_slay.table import (
+    ATTACK_ROLL,
+    HERO_ROLL,
+    PASS,
+    THREE_MONSTERS,
+    Events,
+    aim_actions,
+    card_of,
+    choosable,
+    distinct,
+    draw,
+    fire,
+    game_over,
+    name,
+    player,
+    push_effect,
+    say,
+    skills,
+)
+
+
+def roll_bonus(st: HereToSlayState, seat: int, purpose: str, hero: int = NONE) -> int:
+    """Passive bonuses added to a roll before its window (RULES 18)."""
+    bonus = st.boost[seat]
+    for skill, _, _ in skills(st, seat):
+        if skill.bonus and (skill.trigger == purpose or skill.trigger == "on_any_roll"):
+            # A two-option bonus on a roll: the roller takes the better one.
+            bonus += max(skill.bonus)
+    if hero != NONE:
+        item = st.equipped.get(hero)
+        if item is not None:
+            worn = st.catalog.cards[item].skill
+            if worn is not None and worn.bonus and worn.trigger == HERO_ROLL:
+                bonus += max(worn.bonus)
+    if purpose == ATTACK_ROLL:
+        bonus += st.attack_boost[seat]
+    return bonus
+
+
+def roll(st: HereToSlayState, seat: int, purpose: str, hero: int, what: str, ev: Events) -> None:
+    d1, d2 = st.rng.dice(2, 6)
+    bonus = roll_bonus(st, seat, purpose, hero)
+    if purpose == ATTACK_ROLL:
+        st.attack_boost[seat] = 0
+    st.rolls.append([seat, d1, d2, bonus, 0])
+    if ev is not None:
+        extra = f" {bonus:+d}" if bonus else ""
+        say(
+            ev,
+            "roll",
+            f"{player(seat)} rolls {d1}+{d2}{extra} = {d1 + d2 + bonus} {what}",
+            seat=seat,
+            dice=[d1, d2],
+            bonus=bonus,
+            total=d1 + d2 + bonus,
+        )
+
+
+def open_window(st: HereToSlayState, roller: int, rolls: int) -> None:
+    """The Modifier window over the top `rolls` rolls, asked from the roller (RULES 15).
+    args: (rolls, passes in a row since the last Modifier)."""
+    st.stack.append(Decision(roller, "modifier", (rolls, 0)))
+
+
+def modifier_actions(st: HereToSlayState, seat: int, rolls: int) -> list[Action]:
+    extras: list[int] = [0]
+    for skill, _, _ in skills(st, seat):
+        if skill.trigger == "on_play_modifier" and skill.bonus:
+            extras = list(skill.bonus)
+            break
+    out = []
+    cards = st.catalog.cards
+    for card in distinct(st, [c for c in st.hands[seat] if cards[c].kind == MODIFIER]):
+        for amount in cards[card].options:
+            for target in range(rolls):
+                for extra in extras:
+                    if extra:
+                        out.append(Action("modify", card, amount, target, extra))
+                    else:
+                        out.append(Action("modify", card, amount, target))
+    out.append(PASS)
+    return out
+
+
+def modify(st: HereToSlayState, seat: int, action: Action, ev: Events) -> None:
+    frame = st.stack[-1]
+    rolls = frame.args[0]
+    card, amount, target = (int(a) for a in action.args[:3])
+    extra = int(action.args[3]) if len(action.args) > 3 else 0
+    st.hands[seat].remove(card)
+    st.discard.append(card)
+    modified = st.rolls[len(st.rolls) - rolls + target]
+    modified[4] += amount + extra
+    roller = modified[0]
+    if roller != seat:
+        for skill, _, _ in skills(st, roller):
+            if skill.trigger == "on_opponent_modifies_your_roll" and skill.bonus:
+                modified[3] += max(skill.bonus)
+    # Playing a Modifier starts the count of passes again (RULES 15).
+    st.stack[-1] = Decision(seat, "modifier", (rolls, 0))
+    say(
+        ev,
+        "modifier",
+        f"{player(seat)} plays {name(st, card)} ({amount + extra:+d}) on {player(roller)}'s "
+        f"roll: now {st.total(modified)}",
+        seat=seat,
+        card=card,
+        amount=amount + extra,
+        total=st.total(modified),
+    )
+    fire(st, seat, "on_play_modifier")
+    for k in range(st.players):
+        fire(st, (seat + k) % st.players, "on_any_modifier")
+
+
+NO_AIM = -2
+"""A Hero roll that was offered its aim and had nothing to aim at."""
+
+
+def begin_hero_roll(st: HereToSlayState, seat: int, hero: int, ev: Events) -> None:
+    """Choose the effect's player first, so others may wait for the target (RULES 16)."""
+    st.rolled.append(hero)
+    say(ev, "hero-roll", f"{player(seat)} rolls for {name(st, hero)}", seat=seat, hero=hero)
+    st.stack.append(Decision(seat, "hero_roll", (hero, NONE, NONE)))
+    scope = st.catalog.targets[card_of(st, hero).effect]
+    if scope:
+        candidates = choosable(st, seat, scope)
+        if len(candidates) == 1:
+            st.stack[-1] = Decision(seat, "hero_roll", (hero, candidates[0], NONE))
+        else:
+            st.stack.append(Decision(seat, "target", (scope,)))
+
+
+def hero_roll(st: HereToSlayState, ev: Events) -> None:
+    """Aim first, then roll: the Hero to steal is chosen before the window (RULES 16)."""
+    frame = st.stack[-1]
+    hero, target, aimed = frame.args
+    seat = frame.seat
+    eid = card_of(st, hero).effect
+    aim = st.catalog.aims[eid]
+    if aim != NONE and target != NONE and aimed == NONE:
+        step = st.catalog.effects[eid][aim]
+        probe = Decision(seat, "aim", (step.verb, step.kind, target))
+        # Asked once: the answer fills `aimed`; with nothing to aim at, roll at once.
+        st.stack[-1] = Decision(seat, "hero_roll", (hero, target, NO_AIM))
+        if aim_actions(st, probe):
+            st.stack.append(probe)
+        return
+    st.stack[-1] = Decision(seat, "hero_result", (hero, target, aimed))
+    roll(st, seat, HERO_ROLL, hero, f"for {name(st, hero)} ({card_of(st, hero).roll}+)", ev)
+    open_window(st, seat, 1)
+
+
+def hero_result(st: HereToSlayState, ev: Events) -> None:
+    frame = st.stack.pop()
+    seat = frame.seat
+    hero, target, aimed = frame.args
+    total = st.total(st.rolls.pop())
+    c = card_of(st, hero)
+    item = st.equipped.get(hero, NONE)
+    if total >= c.roll:
+        say(ev, "success", f"{c.name}: {total} meets {c.roll}+", seat=seat, hero=hero, total=total)
+        # Pushed first so that they happen after the Hero's effect.
+        if item != NONE:
+            ic = card_of(st, item)
+            if ic.skill is not None and ic.skill.trigger == "on_successful_hero_roll":
+                push_effect(st, seat, ic.skill_effect, source=hero)
+        fire(st, seat, "on_successful_hero_roll", source=hero)
+        push_effect(st, seat, c.effect, source=hero, target=target, aimed=max(aimed, NONE))
+    else:
+        say(ev, "failure", f"{c.name}: {total} misses {c.roll}+", seat=seat, hero=hero, total=total)
+        if item != NONE:
+            ic = card_of(st, item)
+            if ic.skill is not None and ic.skill.trigger == "on_failed_hero_roll":
+                push_effect(st, seat, ic.skill_effect, source=hero)
+        fire(st, seat, "on_failed_hero_roll", source=hero)
+
+
+def begin_attack(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:
+    m = st.catalog.monsters[monster]
+    say(ev, "attack", f"{player(seat)} ATTACKS {m.name}", seat=seat, monster=monster)
+    st.stack.append(Decision(seat, "attack_result", (monster,)))
+    roll(st, seat, ATTACK_ROLL, NONE, f"against {m.name} ({m.slay_text} slays)", ev)
+    open_window(st, seat, 1)
+
+
+def attack_result(st: HereToSlayState, ev: Events) -> None:
+    frame = st.stack.pop()
+    seat = frame.seat
+    monster = frame.args[0]
+    m = st.catalog.monsters[monster]
+    total = st.total(st.rolls.pop())
+    if monster not in st.row:
+        say(ev, "gone", f"{m.name} is no longer there", monster=monster)
+    elif m.slays(total):
+        slay(st, seat, monster, ev)
+    elif m.punishes(total):
+        say(ev, "punished", f"{m.name} fights back ({total})", seat=seat, total=total)
+        push_effect(st, seat, st.catalog.punishment[monster])
+    else:
+        say(ev, "nothing", f"{m.name} stands unhurt ({total})", seat=seat, total=total)
+
+
+def slay(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:
+    m = st.catalog.monsters[monster]
+    index = st.row.index(monster)
+    st.row.pop(index)
+    st.slain[seat].append(monster)
+    say(ev, "slay", f"{player(seat)} SLAYS {m.name}", seat=seat, monster=monster)
+    if len(st.slain[seat]) >= THREE_MONSTERS:
+        game_over(st, seat, "three-monsters", ev)
+        return
+    if st.monster_deck:
+        new = st.monster_deck.pop()
+        st.row.insert(index, new)
+        say(ev, "monster", f"{st.catalog.monsters[new].name} is turned up", monster=new)
+    if m.draw_on_slay:
+        draw(st, seat, m.draw_on_slay, ev)

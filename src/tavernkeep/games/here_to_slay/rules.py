@@ -1,0 +1,487 @@
+"""Here to Slay: Heroes, Items, Magic, Modifiers, Challenges and Monsters for 2-6.
+
+The rules object: the protocol (setup, actor, legal actions, apply, view, determinize,
+result) over `HereToSlayState`. How the game moves, frame by frame: `turn.py` (turns,
+playing a card, the Challenge window, the loop), `rolls.py` (Modifier windows, Hero
+rolls, attacks), `effects.py` (the content's steps), `table.py` (what each seat has).
+The readings the rulebook leaves open are in RULES.md, not here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.decisions import Decision
+from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games.here_to_slay import effects, rolls, table, turn
+from tavernkeep.games.here_to_slay.cards import Catalog, build
+from tavernkeep.games.here_to_slay.config import HereToSlayConfig
+from tavernkeep.games.here_to_slay.content import HereToSlayPack, Monster, load
+from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
+from tavernkeep.games.here_to_slay.table import (
+    ATTACK_ROLL,
+    CHALLENGE_ACTION,
+    ENDINGS,
+    HAND,
+    HERO_ROLL,
+    PASS,
+    ROLL,
+    SKIP,
+    USE,
+    player,
+)
+
+__all__ = ["HereToSlay", "HereToSlayState"]
+
+FACE_UP = 3
+"""Monsters face up at the start (rulebook)."""
+
+
+def chance_at_least(need: int) -> float:
+    """2d6 >= need, with totals below 2 and above 12 read as plain numbers (RULES 17)."""
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
+
+
+def chance_at_most(limit: int) -> float:
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= limit) / 36
+
+
+class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
+    name = "here-to-slay"
+    title = "Here to Slay"
+    min_players = 2
+    max_players = 6
+    kind = "competitive"
+    config_model = HereToSlayConfig
+    content_dir: ClassVar[Path] = Path(__file__).parent / "content"
+    summary = "heroes, items, magic and monsters: slay three or gather six classes"
+
+    _catalog_of: tuple[HereToSlayPack, Catalog] | None = None
+    """The last pack set up and its catalog: a batch sets up thousands of games on one."""
+
+    def load_pack(self, source: str | Path | None = None) -> Pack[HereToSlayPack]:
+        return load(source)
+
+    def catalog(self, content: HereToSlayPack) -> Catalog:
+        cached = self._catalog_of
+        if cached is None or cached[0] is not content:
+            cached = self._catalog_of = (content, build(content))
+        return cached[1]
+
+    # -- setup ---------------------------------------------------------------------
+
+    def setup(
+        self, config: HereToSlayConfig, seed: int, pack: Pack[Any] | None = None
+    ) -> HereToSlayState:
+        content: HereToSlayPack = (pack or self.load_pack()).content
+        cat = self.catalog(content)
+        n = config.players
+        eligible = [i for i, leader in enumerate(cat.leaders) if leader.min_players <= n]
+        if len(eligible) < n:
+            raise ConfigError(
+                f"{self.title}: the pack has {len(eligible)} Party Leaders for {n} players"
+            )
+        rng = Rng(seed)
+        deck = list(range(len(cat.cards)))
+        rng.shuffle(deck)
+        monsters = list(range(len(cat.monsters)))
+        rng.shuffle(monsters)
+        hands = [[deck.pop() for _ in range(HAND)] for _ in range(n)]
+        row = [monsters.pop() for _ in range(min(FACE_UP, len(monsters)))]
+        st = HereToSlayState(
+            catalog=cat,
+            config=config,
+            rng=rng,
+            deck=deck,
+            discard=[],
+            hands=hands,
+            parties=[[] for _ in range(n)],
+            equipped={},
+            playing=[],
+            leaders=[NONE] * n,
+            slain=[[] for _ in range(n)],
+            row=row,
+            monster_deck=monsters,
+            current=0,
+            ap=0,
+            turn=0,
+            rolled=[],
+            skills_used=[],
+            boost=[0] * n,
+            attack_boost=[0] * n,
+            wards={},
+            rolls=[],
+            stack=[Decision(0, "begin")],
+            winner=NONE,
+            ending="",
+        )
+        if config.leaders == "random":
+            rng.shuffle(eligible)
+            st.leaders = eligible[:n]
+        else:
+            # Reverse turn order, so seat 0 chooses last and goes first (RULES 1).
+            st.stack.extend(Decision(seat, "leader") for seat in range(n))
+        turn.advance(st, None)
+        return st
+
+    # -- the protocol --------------------------------------------------------------
+
+    def actor(self, state: HereToSlayState) -> int | None:
+        stack = state.stack
+        return stack[-1].seat if stack else None
+
+    def legal_actions(self, state: HereToSlayState) -> list[Action]:
+        if not state.stack:
+            return []
+        top = state.stack[-1]
+        kind = top.kind
+        if kind == "turn":
+            return turn.turn_actions(state)
+        if kind == "modifier":
+            return rolls.modifier_actions(state, top.seat, top.args[0])
+        if kind == "challenge":
+            return [CHALLENGE_ACTION, PASS]
+        if kind == "pick":
+            return table.pick_actions(state, top)
+        if kind == "aim":
+            return table.aim_actions(state, top)
+        if kind == "free_roll":
+            return [ROLL, SKIP]
+        if kind == "may" or kind == "may_step":
+            return [USE, SKIP]
+        if kind == "target":
+            return [Action("target", s) for s in table.choosable(state, top.seat, top.args[0])]
+        if kind == "play_now":
+            card, optional = top.args
+            actions = table.play_actions(state, top.seat, card)
+            return [*actions, SKIP] if optional else actions
+        if kind == "leader":
+            taken = set(state.leaders)
+            n = state.players
+            return [
+                Action("leader", i)
+                for i, leader in enumerate(state.catalog.leaders)
+                if i not in taken and leader.min_players <= n
+            ]
+        raise AssertionError(f"no decision '{kind}'")
+
+    def apply(self, state: HereToSlayState, action: Action, record: bool = True) -> list[Event]:
+        if not state.stack:
+            raise IllegalAction(f"'{action.text}' is not legal: the game is over")
+        top = state.stack[-1]
+        if not self._is_legal(state, top, action):
+            options = ", ".join(a.text for a in self.legal_actions(state))
+            raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
+        ev: list[Event] | None = [] if record else None
+        seat = top.seat
+        kind = top.kind
+        if kind == "turn":
+            turn.take_turn_action(state, action, ev)
+        elif kind == "modifier":
+            if action.kind == "pass":
+                open_rolls, passes = top.args
+                state.stack[-1] = Decision(
+                    (seat + 1) % state.players, "modifier", (open_rolls, passes + 1)
+                )
+            else:
+                rolls.modify(state, seat, action, ev)
+        elif kind == "challenge":
+            if action.kind == "pass":
+                player_seat, card, offset = top.args
+                state.stack[-1] = Decision(
+                    (player_seat + offset + 1) % state.players,
+                    "challenge",
+                    (player_seat, card, offset + 1),
+                )
+            else:
+                turn.challenge(state, seat, ev)
+        elif kind == "pick":
+            effects.pick(state, action, ev)
+        elif kind == "aim":
+            state.stack.pop()
+            hero, target, _ = state.stack[-1].args
+            state.stack[-1] = Decision(seat, "hero_roll", (hero, target, int(action.args[0])))
+        elif kind == "free_roll":
+            state.stack.pop()
+            if action.kind == "roll":
+                rolls.begin_hero_roll(state, seat, top.args[0], ev)
+        elif kind == "may":
+            eid, last, challenger, source = top.args
+            state.stack.pop()
+            if action.kind == "use":
+                table.push_effect(state, seat, eid, last, challenger, source)
+        elif kind == "may_step":
+            if action.kind == "use":
+                state.stack.pop()
+                effects.run_effect(state, ev, confirmed=True)
+            else:
+                effects.skip_step(state)
+        elif kind == "target":
+            target = int(action.args[0])
+            table.say(ev, "target", f"{player(seat)} chooses {player(target)}", target=target)
+            effects.set_target(state, target)
+        elif kind == "play_now":
+            state.stack.pop()
+            if action.kind == "play":
+                hero = int(action.args[1]) if len(action.args) > 1 else NONE
+                turn.begin_play(state, seat, int(action.args[0]), hero, ev)
+        elif kind == "leader":
+            leader = int(action.args[0])
+            state.leaders[seat] = leader
+            state.stack.pop()
+            table.say(
+                ev,
+                "leader",
+                f"{player(seat)} chooses {state.catalog.leaders[leader].name}",
+                seat=seat,
+                leader=leader,
+            )
+        turn.advance(state, ev)
+        return ev if ev is not None else []
+
+    def _is_legal(self, state: HereToSlayState, top: Decision, action: Action) -> bool:
+        """`action in legal_actions(state)`, without the list where that is cheap: apply
+        checks every action a simulation plays."""
+        if top.kind == "turn":
+            return turn.is_turn_action(state, action)
+        if top.kind == "modifier" and action == PASS:
+            return True  # every Modifier window lets its seat pass
+        return action in self.legal_actions(state)
+
+    def view(self, state: HereToSlayState, seat: int | None) -> dict[str, Any]:
+        cat = state.catalog
+        cards = cat.cards
+
+        def card(c: int) -> dict[str, Any]:
+            info = cards[c]
+            return {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
+
+        def hero(h: int) -> dict[str, Any]:
+            item = state.equipped.get(h)
+            return {
+                **card(h),
+                "class": table.hero_class(state, h),
+                "roll": cards[h].roll,
+                "item": card(item) if item is not None else None,
+                "warded": h in state.wards,
+                "rolled": h in state.rolled,
+            }
+
+        seats = []
+        for s in range(state.players):
+            leader = state.leaders[s]
+            seats.append(
+                {
+                    "seat": s,
+                    "leader": self._leader_json(state, leader) if leader != NONE else None,
+                    "party": [hero(h) for h in state.parties[s]],
+                    "slain": [self._monster_json(cat.monsters[m], m) for m in state.slain[s]],
+                    "hand_size": len(state.hands[s]),
+                    "hand": [card(c) for c in state.hands[s]] if s == seat else None,
+                }
+            )
+        decision: dict[str, Any] | None = None
+        if state.stack:
+            top = state.stack[-1]
+            decision = top.to_json()
+            if top.kind in ("pick", "aim"):
+                decision["verb"] = top.args[0]
+            if top.kind == "pick" and top.args[0] == "take" and top.seat == seat:
+                # Looking at an opponent's hand is what this decision is (look_and_take).
+                decision["looking_at"] = [card(c) for c in state.hands[top.args[2]]]
+        result = self.result(state)
+        return {
+            "game": self.name,
+            "seat": seat,
+            "players": state.players,
+            "current": state.current,
+            "turn": state.turn,
+            "action_points": state.ap,
+            "decision": decision,
+            "deck": len(state.deck),
+            "discard": [card(c) for c in state.discard],
+            "monster_deck": len(state.monster_deck),
+            "monsters": [self._monster_json(cat.monsters[m], m) for m in state.row],
+            "table": seats,
+            "playing": [card(c) for c in state.playing],
+            # A Hero's roll waiting for its window: its target and the card aimed at are
+            # public, so others may wait for them before modifying (RULES 16).
+            "hero_rolls": [
+                {
+                    "seat": f.seat,
+                    "hero": f.args[0],
+                    "target": f.args[1] if f.args[1] != NONE else None,
+                    "aimed": f.args[2] if f.args[2] >= 0 else None,
+                }
+                for f in state.stack
+                if f.kind == "hero_result"
+            ],
+            "rolls": [
+                {
+                    "seat": r[0],
+                    "dice": [r[1], r[2]],
+                    "bonus": r[3],
+                    "modifiers": r[4],
+                    "total": state.total(r),
+                }
+                for r in state.rolls
+            ],
+            "ending": state.ending or None,
+            "winner": state.winner if state.winner != NONE else None,
+            "result": result.to_json() if result else None,
+        }
+
+    @staticmethod
+    def _leader_json(state: HereToSlayState, leader: int) -> dict[str, Any]:
+        info = state.catalog.leaders[leader]
+        return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
+
+    @staticmethod
+    def _monster_json(monster: Monster, m: int) -> dict[str, Any]:
+        need = monster.requirement
+        return {
+            "id": m,
+            "name": monster.name,
+            "heroes": need.heroes,
+            "classes": list(need.classes),
+            "slay": monster.slay_text,
+            "punishment": monster.punishment_text,
+            "skill": monster.skill.text,
+        }
+
+    def determinize(self, state: HereToSlayState, seat: int, rng: Rng) -> HereToSlayState:
+        # Hidden: the deck's order and the other seats' hands. Re-deal them together,
+        # keeping every count, so the sample agrees with everything `seat` has seen.
+        twin = state.clone()
+        others = [s for s in range(twin.players) if s != seat]
+        hidden = twin.deck[:]
+        for s in others:
+            hidden.extend(twin.hands[s])
+        rng.shuffle(hidden)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s] = hidden[len(hidden) - size :]
+            del hidden[len(hidden) - size :]
+        twin.deck = hidden
+        twin.rng = Rng(rng.next64())
+        return twin
+
+    def result(self, state: HereToSlayState) -> Result | None:
+        if not state.ending:
+            return None
+        n = state.players
+        winner = state.winner
+        if winner == NONE:
+            winners: tuple[int, ...] = ()
+            ranks = tuple([1] * n)
+            reason = f"Nobody wins: {ENDINGS[state.ending]}"
+        else:
+            winners = (winner,)
+            ranks = tuple(1 if s == winner else 2 for s in range(n))
+            reason = f"{player(winner)} wins: {ENDINGS[state.ending]}"
+        return Result(
+            scores=tuple(1.0 if s == winner else 0.0 for s in range(n)),
+            ranks=ranks,
+            winners=winners,
+            ending=state.ending,
+            reason=reason,
+            turns=state.turn,
+            facts={
+                "monsters_slain": [len(s) for s in state.slain],
+                "heroes": [len(p) for p in state.parties],
+            },
+        )
+
+    def clone(self, state: HereToSlayState) -> HereToSlayState:
+        return state.clone()
+
+    def label(self, state: HereToSlayState, action: Action) -> str:
+        cat = state.catalog
+        kind, args = action.kind, action.args
+
+        def card(i: int | str) -> str:
+            return cat.cards[int(i)].name
+
+        if kind == "draw":
+            return "DRAW a card (1 action point)"
+        if kind == "redraw":
+            return "DISCARD your hand and DRAW five (3 action points)"
+        if kind == "end":
+            return "End your turn"
+        if kind == "play":
+            onto = f" onto {card(args[1])}" if len(args) > 1 else ""
+            cost = "" if state.stack and state.stack[-1].kind == "play_now" else " (1 action point)"
+            return f"Play {card(args[0])}{onto}{cost}"
+        if kind == "roll" and args:
+            return f"Roll for {card(args[0])} ({cat.cards[int(args[0])].roll}+, 1 action point)"
+        if kind == "roll":
+            return "Roll for the Hero's effect now, free"
+        if kind == "attack":
+            m = cat.monsters[int(args[0])]
+            return (
+                f"ATTACK {m.name}: {m.slay_text} slays, {m.punishment_text} punishes "
+                "(2 action points)"
+            )
+        if kind == "skill":
+            skill, _, _ = table.skills(state, state.current)[int(args[0])]
+            return f"Use: {skill.text}"
+        if kind == "modify":
+            extra = f" {int(args[3]):+d}" if len(args) > 3 else ""
+            return f"Play {card(args[0])} as {int(args[1]):+d}{extra} on roll {int(args[2]) + 1}"
+        if kind == "challenge":
+            return "CHALLENGE the card being played"
+        if kind == "pass":
+            return "Pass"
+        if kind == "skip":
+            return "Skip"
+        if kind == "use":
+            top = state.stack[-1] if state.stack else None
+            return "Do it" if top is not None and top.kind == "may_step" else "Use the skill"
+        if kind == "target":
+            return f"Choose {player(int(args[0]))}"
+        if kind == "leader":
+            leader = cat.leaders[int(args[0])]
+            return f"{leader.name} ({leader.hero_class}): {leader.skill.text}"
+        if kind == "pick" and state.stack and state.stack[-1].kind == "aim":
+            return f"Aim at {card(args[0])} (chosen before the roll)"
+        if kind in ("pick", "steal") and state.stack:
+            verb = state.stack[-1].args[0]
+            if verb in ("replace", "attack", "slay"):
+                return f"{verb.capitalize()}: {cat.monsters[int(args[0])].name}"
+            onto = f" onto {card(args[1])}" if len(args) > 1 else ""
+            verb = "steal (instead of destroy)" if kind == "steal" else verb
+            return f"{verb.capitalize()}: {card(args[0])}{onto}"
+        return action.text
+
+    def odds(self, state: HereToSlayState, action: Action) -> dict[str, float]:
+        seat = self.actor(state)
+        if seat is None:
+            return {}
+        cat = state.catalog
+        hero = NONE
+        if action.kind == "roll" and action.args:
+            hero = int(action.args[0])
+        elif action.kind == "roll" and state.stack[-1].kind == "free_roll":
+            hero = state.stack[-1].args[0]
+        if hero != NONE:
+            bonus = rolls.roll_bonus(state, seat, HERO_ROLL, hero)
+            return {"success": chance_at_least(cat.cards[hero].roll - bonus)}
+        if action.kind == "attack":
+            m = cat.monsters[int(action.args[0])]
+            bonus = rolls.roll_bonus(state, seat, ATTACK_ROLL)
+            if m.inverted:
+                return {
+                    "slay": chance_at_most(m.slay_roll - bonus),
+                    "punishment": chance_at_least(m.punishment_roll - bonus),
+                }
+            return {
+                "slay": chance_at_least(m.slay_roll - bonus),
+                "punishment": chance_at_most(m.punishment_roll - bonus),
+            }
+        return {}

@@ -1,0 +1,309 @@
+"""Thousands of random games of Here to Slay, with the invariants checked after every action.
+
+Games vary the player count (2-6) and every option of RULES.md: Leaders chosen or dealt,
+reshuffling or not, a hand limit, the curse's other reading and short turn limits (so
+the turn-limit ending is reached too). Each action is a uniformly random legal one.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.match import Match
+from tavernkeep.engine.records import parse_record, replay
+from tavernkeep.engine.rng import Rng, derive_seed
+from tavernkeep.games.here_to_slay import GAME, HereToSlayState
+from tavernkeep.games.here_to_slay.cards import CURSED, HERO, ITEM
+from tavernkeep.games.here_to_slay.turn import is_turn_action
+
+TINY_PACK = """
+[pack]
+name = "Tiny"
+
+[[hero]]
+name = "Maybe Drawer"
+class = "Bard"
+roll = 4
+text = "You may DRAW 2 cards. You may play the last one at once."
+effect = [
+  { verb = "draw", count = 2, optional = true },
+  { named = "play_at_once", optional = true },
+]
+
+[[hero]]
+name = "Maybe Boost"
+class = "Ranger"
+roll = 5
+text = "You may take +2 on your next ATTACK, then you may PULL a card."
+effect = [
+  { named = "next_attack_plus_two", optional = true },
+  { verb = "pull", from = "chosen_opponent", optional = true },
+]
+
+[[hero]]
+name = "Maybe Ward"
+class = "Guardian"
+roll = 6
+text = "You may ward a Hero."
+effect = [{ named = "ward_hero", optional = true }]
+
+[[item]]
+name = "Charm"
+copies = 3
+text = "+1 to the equipped Hero's rolls."
+skill = { trigger = "on_hero_roll", text = "+1", bonus = [1] }
+
+[[modifier]]
+name = "Nudge"
+options = [1, -1]
+copies = 6
+
+[[challenge]]
+name = "Not So Fast!"
+copies = 6
+
+[[leader]]
+name = "Once Drawer"
+class = "Bard"
+
+[leader.skill]
+trigger = "on_successful_hero_roll"
+once_per_turn = true
+optional = true
+text = "Once a turn, you may DRAW."
+effect = [{ verb = "draw" }]
+
+[[leader]]
+name = "Plain"
+class = "Fighter"
+skill = { trigger = "on_any_roll", text = "+1 to all your rolls.", bonus = [1] }
+
+[[monster]]
+name = "Rat"
+requirement = { heroes = 1 }
+slay_roll = 8
+punishment_roll = 4
+punishment = [{ verb = "discard", optional = true }]
+skill = { trigger = "on_any_roll", text = "+1", bonus = [1] }
+
+[[monster]]
+name = "Bat"
+requirement = { heroes = 1, classes = ["Bard"] }
+slay_roll = 5
+inverted = true
+punishment_roll = 9
+punishment = [{ verb = "sacrifice", what = "hero" }]
+skill = { trigger = "turn_start", text = "+1 action point", bonus = [1] }
+
+[[monster]]
+name = "Cat"
+requirement = { heroes = 2 }
+slay_roll = 9
+punishment_roll = 5
+punishment = [{ verb = "draw", who = "each_opponent", optional = true }]
+skill = { trigger = "action", action_cost = 1, text = "DRAW a card", effect = [{ verb = "draw" }] }
+"""
+
+GAMES = 2000
+MAX_ACTIONS = 20_000
+PACK = GAME.load_pack()
+
+
+def options_for(rng: Rng) -> dict[str, Any]:
+    return {
+        "players": 2 + rng.below(5),
+        "leaders": "random" if rng.below(4) == 0 else "choose",
+        "reshuffle": rng.below(5) != 0,
+        "hand_limit": rng.choice([0, 0, 0, 4, 7]),
+        "curse_discards": rng.choice(["hero", "item"]),
+        "turn_limit": rng.choice([400, 400, 30, 8]),
+    }
+
+
+def check(st: HereToSlayState, leaders: list[int]) -> None:
+    cat = st.catalog
+    cards = cat.cards
+    seen: Counter[int] = Counter(st.deck + st.discard + st.playing)
+    for hand in st.hands:
+        seen.update(hand)
+    for party in st.parties:
+        seen.update(party)
+        for hero in party:
+            assert cards[hero].kind == HERO
+    seen.update(st.equipped.values())
+    assert seen == Counter(range(len(cards))), "a main-deck card is in no zone or in two"
+    heroes_in_play = {h for party in st.parties for h in party}
+    for hero, item in st.equipped.items():
+        assert hero in heroes_in_play, "an Item is equipped to a Hero not in a Party"
+        assert cards[item].kind in (ITEM, CURSED)
+    # A dict holds one Item a Hero; no Item is on two Heroes either.
+    assert len(set(st.equipped.values())) == len(st.equipped)
+    monsters = Counter(st.row + st.monster_deck)
+    for slain in st.slain:
+        monsters.update(slain)
+    assert monsters == Counter(range(len(cat.monsters)))
+    for seat, leader in enumerate(leaders):
+        if leader != -1:
+            assert st.leaders[seat] == leader, "a Party Leader moved"
+    chosen = [leader for leader in st.leaders if leader != -1]
+    assert len(set(chosen)) == len(chosen)
+    assert st.ap >= 0
+    if st.ending:
+        assert not st.stack
+    else:
+        assert GAME.actor(st) is not None
+        assert GAME.legal_actions(st), "the actor has no legal action"
+
+
+def check_view(st: HereToSlayState, seat: int) -> None:
+    view = GAME.view(st, seat)
+    for entry in view["table"]:
+        if entry["seat"] == seat:
+            assert [c["id"] for c in entry["hand"]] == st.hands[seat]
+        else:
+            assert entry["hand"] is None
+    assert isinstance(view["deck"], int)
+    hidden = {c for s, hand in enumerate(st.hands) if s != seat for c in hand}
+    decision = view["decision"] or {}
+    looked = {c["id"] for c in decision.get("looking_at", [])}
+    mine = {c["id"] for c in view["table"][seat]["hand"]}
+    assert not (mine & hidden)
+    assert looked <= hidden | set()  # only while looking at a hand, and only that hand
+
+
+def check_turn_validation(st: HereToSlayState) -> None:
+    """apply's quick check of a turn action agrees with the listed legal actions."""
+    legal = set(GAME.legal_actions(st))
+    seat = st.current
+    heroes = [h for party in st.parties for h in party]
+    candidates = {Action("draw"), Action("redraw"), Action("end"), Action("draw", 1)}
+    candidates |= {Action("play", c) for c in st.hands[seat] + st.discard[-3:]}
+    candidates |= {Action("play", c, h) for c in st.hands[seat] for h in heroes}
+    candidates |= {Action("roll", h) for h in heroes} | {Action("roll", "x")}
+    candidates |= {Action("attack", m) for m in range(len(st.catalog.monsters))}
+    candidates |= {Action("skill", k) for k in range(3)} | legal
+    for action in candidates:
+        assert is_turn_action(st, action) == (action in legal), action.text
+
+
+def play_one(seed: int, pack: Pack[Any] = PACK) -> tuple[str, int]:
+    rng = Rng(derive_seed(seed, "here-to-slay-property"))
+    options = options_for(rng)
+    if pack is not PACK:
+        options["players"] = 2  # the small pack has two Party Leaders
+    config = GAME.make_config(options)
+    st = GAME.setup(config, seed, pack)
+    leaders = list(st.leaders)
+    record = rng.below(4) == 0
+    check(st, leaders)
+    for count in range(MAX_ACTIONS):
+        if GAME.actor(st) is None:
+            break
+        if count % 7 == 0:
+            check_view(st, rng.below(st.players))
+            if st.stack[-1].kind == "turn":
+                check_turn_validation(st)
+        actions = GAME.legal_actions(st)
+        action = actions[rng.below(len(actions))]
+        events = GAME.apply(st, action, record)
+        if record:
+            for event in events:
+                for other in range(st.players):
+                    seen = event.for_seat(other)
+                    if event.seats is not None and other not in event.seats:
+                        assert seen is None or "card" not in seen.data
+        leaders = [new if old == -1 else old for old, new in zip(leaders, st.leaders, strict=True)]
+        check(st, leaders)
+    else:
+        raise AssertionError(f"seed {seed}: no end after {MAX_ACTIONS} actions")
+    result = GAME.result(st)
+    assert result is not None
+    assert result.ending in ("three-monsters", "full-party", "turn-limit")
+    if result.ending == "turn-limit":
+        assert result.winners == ()
+    else:
+        assert len(result.winners) == 1
+    return result.ending, st.players
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_games_keep_every_invariant(block: int) -> None:
+    endings: Counter[str] = Counter()
+    players: Counter[int] = Counter()
+    for seed in range(block * GAMES // 4, (block + 1) * GAMES // 4):
+        ending, n = play_one(seed)
+        endings[ending] += 1
+        players[n] += 1
+    assert set(players) == {2, 3, 4, 5, 6}
+    assert endings["three-monsters"] and endings["turn-limit"]
+
+
+def test_random_games_on_a_small_pack_with_optional_steps(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_PACK, encoding="utf-8")
+    pack = GAME.load_pack(str(path))
+    endings = Counter(play_one(seed, pack)[0] for seed in range(300))
+    assert endings["three-monsters"]
+
+
+def test_determinize_keeps_what_the_seat_sees() -> None:
+    rng = Rng(5)
+    for seed in range(200):
+        st = GAME.setup(GAME.make_config({"players": 2 + seed % 5}), seed, PACK)
+        for _ in range(rng.below(120)):
+            if GAME.actor(st) is None:
+                break
+            actions = GAME.legal_actions(st)
+            GAME.apply(st, actions[rng.below(len(actions))], False)
+        seat = rng.below(st.players)
+        twin = GAME.determinize(st, seat, Rng(seed))
+        assert GAME.view(twin, seat) == GAME.view(st, seat)
+        assert twin.hands[seat] == st.hands[seat]
+        assert sorted(twin.deck + [c for h in twin.hands for c in h]) == sorted(
+            st.deck + [c for h in st.hands for c in h]
+        )
+
+
+def test_clone_is_equal_and_independent() -> None:
+    st = GAME.setup(GAME.make_config({"players": 3}), 11, PACK)
+    rng = Rng(3)
+    for _ in range(60):
+        if GAME.actor(st) is None:
+            break
+        twin = GAME.clone(st)
+        assert twin == st
+        actions = GAME.legal_actions(st)
+        GAME.apply(twin, actions[rng.below(len(actions))], False)
+        GAME.apply(st, actions[rng.below(len(actions))], False)
+
+
+def test_records_replay_to_the_same_game_and_states_pickle() -> None:
+    for seed in range(20):
+        agents = [RandomBot() for _ in range(2 + seed % 5)]
+        match = Match.start(GAME, agents, seed)
+        result = match.run()
+        record = parse_record(match.record.model_dump_json())
+        again = replay(GAME, record)
+        assert again == match.state
+        assert GAME.result(again) == result
+        assert pickle.loads(pickle.dumps(match.state)) == match.state
+
+
+def test_a_half_played_state_pickles_with_its_stack() -> None:
+    rng = Rng(9)
+    st = GAME.setup(GAME.make_config({"players": 4}), 9, PACK)
+    for _ in range(150):
+        if GAME.actor(st) is None:
+            break
+        actions = GAME.legal_actions(st)
+        GAME.apply(st, actions[rng.below(len(actions))], False)
+        twin = pickle.loads(pickle.dumps(st))
+        assert twin == st and twin.stack == st.stack and twin.rolls == st.rolls
