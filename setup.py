@@ -7,6 +7,9 @@ faster. Without it, tavernkeep is pure Python and installs anywhere. Build it as
 
     pip install setuptools wheel mypy '.[dev]'
     TAVERNKEEP_COMPILE=1 pip install --no-build-isolation --force-reinstall --no-deps .
+
+Start from a clean `build/` folder (`rm -rf build`): setuptools reuses what it finds there,
+including modules compiled by an earlier build.
 """
 
 import os

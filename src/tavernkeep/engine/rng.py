@@ -134,6 +134,11 @@ class Rng:
     def __hash__(self) -> int:
         return hash(self.state)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickle by constructor, which also works when the class is compiled (setup.py):
+        # states travel to worker processes and search trees with their RNG.
+        return (Rng, (self.state,))
+
     def __repr__(self) -> str:
         return f"Rng(state={self.state})"
 
@@ -177,3 +182,13 @@ class ScriptedRng(Rng):
 
     def __hash__(self) -> int:
         return hash((self.state, tuple(self.script)))
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_scripted, (self.script, self.state))
+
+
+def _scripted(values: list[int], state: int) -> ScriptedRng:
+    """Unpickle a ScriptedRng at the point of its script and stream where it was."""
+    twin = ScriptedRng(values)
+    twin.state = state
+    return twin
