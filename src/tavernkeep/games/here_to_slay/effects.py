@@ -154,23 +154,8 @@ def do_step(
                 hand = st.hands[seat]
                 if not hand:
                     break
-                card = hand.pop(st.rng.below(len(hand)))
-                st.hands[owner].append(card)
-                gained = card
-                if ev is not None:
-                    ev.append(
-                        Event(
-                            "pull",
-                            f"{player(owner)} PULLS {name(st, card)} from {player(seat)}",
-                            {"seat": owner, "from": seat, "card": card},
-                            seats=frozenset({owner, seat}),
-                            public=Event(
-                                "pull",
-                                f"{player(owner)} PULLS a card from {player(seat)}",
-                                {"seat": owner, "from": seat},
-                            ),
-                        )
-                    )
+                gained = hand[st.rng.below(len(hand))]
+                hand_to_hand(st, gained, seat, owner, "pull", "PULLS", "", ev)
     elif verb == "search":
         st.stack.append(Decision(owner, "pick", ("search", what, NONE, step.count, optional, NONE)))
     elif verb == "attack" or verb == "slay":
@@ -180,6 +165,35 @@ def do_step(
         # from a Hero, Magic card or skill has; it does nothing.
         say(ev, "nothing", "There is no card being played to CHALLENGE")
     return gained
+
+
+def hand_to_hand(
+    st: HereToSlayState,
+    card: int,
+    giver: int,
+    taker: int,
+    kind: str,
+    verb: str,
+    where: str,
+    ev: Events,
+) -> None:
+    """Move a card from one hand to another: only the two players learn which card."""
+    st.hands[giver].remove(card)
+    st.hands[taker].append(card)
+    if ev is not None:
+        ev.append(
+            Event(
+                kind,
+                f"{player(taker)} {verb} {name(st, card)} from {player(giver)}{where}",
+                {"seat": taker, "from": giver, "card": card},
+                seats=frozenset({taker, giver}),
+                public=Event(
+                    kind,
+                    f"{player(taker)} {verb} a card from {player(giver)}{where}",
+                    {"seat": taker, "from": giver},
+                ),
+            )
+        )
 
 
 def do_named(
@@ -298,23 +312,8 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
             card=card,
         )
     elif verb == "take":
-        st.hands[source].remove(card)
-        st.hands[seat].append(card)
         gained = card
-        if ev is not None:
-            ev.append(
-                Event(
-                    "take",
-                    f"{player(seat)} takes {name(st, card)} from {player(source)}'s hand",
-                    {"seat": seat, "from": source, "card": card},
-                    seats=frozenset({seat, source}),
-                    public=Event(
-                        "take",
-                        f"{player(seat)} takes a card from {player(source)}'s hand",
-                        {"seat": seat, "from": source},
-                    ),
-                )
-            )
+        hand_to_hand(st, card, source, seat, "take", "takes", "'s hand", ev)
     elif verb == "ward":
         st.wards[card] = seat
         say(ev, "ward", f"{name(st, card)} is warded until {player(seat)}'s next turn", card=card)
