@@ -171,22 +171,20 @@ def hero_result(st: HereToSlayState, ev: Events) -> None:
     total = st.total(st.rolls.pop())
     c = card_of(st, hero)
     item = st.equipped.get(hero, NONE)
-    if total >= c.roll:
+    success = total >= c.roll
+    if success:
         say(ev, "success", f"{c.name}: {total} meets {c.roll}+", seat=seat, hero=hero, total=total)
-        # Pushed first so that they happen after the Hero's effect.
-        if item != NONE:
-            ic = card_of(st, item)
-            if ic.skill is not None and ic.skill.trigger == "on_successful_hero_roll":
-                push_effect(st, seat, ic.skill_effect, source=hero)
-        fire(st, seat, "on_successful_hero_roll", source=hero)
-        push_effect(st, seat, c.effect, source=hero, target=target, aimed=max(aimed, NONE))
     else:
         say(ev, "failure", f"{c.name}: {total} misses {c.roll}+", seat=seat, hero=hero, total=total)
-        if item != NONE:
-            ic = card_of(st, item)
-            if ic.skill is not None and ic.skill.trigger == "on_failed_hero_roll":
-                push_effect(st, seat, ic.skill_effect, source=hero)
-        fire(st, seat, "on_failed_hero_roll", source=hero)
+    trigger = "on_successful_hero_roll" if success else "on_failed_hero_roll"
+    # Skills are pushed first so that they happen after the Hero's effect.
+    if item != NONE:
+        ic = card_of(st, item)
+        if ic.skill is not None and ic.skill.trigger == trigger:
+            push_effect(st, seat, ic.skill_effect, source=hero)
+    fire(st, seat, trigger, source=hero)
+    if success:
+        push_effect(st, seat, c.effect, source=hero, target=target, aimed=max(aimed, NONE))
 
 
 def begin_attack(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:
