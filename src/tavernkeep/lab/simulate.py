@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import multiprocessing
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -150,7 +151,8 @@ def simulate(
             if on_progress:
                 on_progress(part.games)
         return total
-    context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork") else None)
+    # Fork where there is one: workers start at once and inherit the loaded game.
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
     with context.Pool(workers) as pool:
         for part in pool.imap_unordered(_play_block_args, jobs):
             total.merge(part)

@@ -132,7 +132,6 @@ class Storage:
         token_hashes: list[str | None],
         created_at: float,
     ) -> None:
-        now = created_at
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
@@ -146,8 +145,8 @@ class Storage:
                     token_hashes=json.dumps(token_hashes),
                     status="playing",
                     result=None,
-                    created_at=now,
-                    updated_at=now,
+                    created_at=created_at,
+                    updated_at=created_at,
                 )
             )
 
