@@ -14,6 +14,7 @@ from tavernkeep.engine.game import Game
 
 REGISTRY: dict[str, str] = {
     "hack-and-slash": "tavernkeep.games.hack_and_slash:GAME",
+    "here-to-slay": "tavernkeep.games.here_to_slay:GAME",
 }
 
 
