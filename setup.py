@@ -21,6 +21,13 @@ HOT_PATHS = [
     "src/tavernkeep/engine/match.py",
     "src/tavernkeep/agents/random_bot.py",
     "src/tavernkeep/games/hack_and_slash/rules.py",
+    "src/tavernkeep/games/here_to_slay/state.py",
+    "src/tavernkeep/games/here_to_slay/cards.py",
+    "src/tavernkeep/games/here_to_slay/table.py",
+    "src/tavernkeep/games/here_to_slay/rolls.py",
+    "src/tavernkeep/games/here_to_slay/effects.py",
+    "src/tavernkeep/games/here_to_slay/turn.py",
+    "src/tavernkeep/games/here_to_slay/rules.py",
 ]
 
 ext_modules = []

@@ -79,6 +79,10 @@ class Game(ABC, Generic[S, C]):
     summary: ClassVar[str] = ""
     players_note: ClassVar[str] = ""
     """How a variant stretches the player count, e.g. '2 with the two_player variant'."""
+    seat_facts: ClassVar[dict[str, str]] = {}
+    """Facts of `Result.facts` that label each seat (a list, one label a seat), with the
+    heading a report gives them: `simulate` breaks win rates down by each, e.g.
+    {"leader": "Party Leader"}."""
 
     # -- configuration and content -------------------------------------------------
 
@@ -151,6 +155,12 @@ class Game(ABC, Generic[S, C]):
     def odds(self, state: S, action: Action) -> dict[str, float]:
         """Exact chances behind a dice decision, e.g. {'success': 0.58}; {} if none."""
         return {}
+
+    def content(self, state: S) -> Any:
+        """The cards (quests, monsters, ...) of the pack `state` is played with, as the
+        rules use them. Public: every player may read every card, so a bot may value a
+        card by what it does rather than by its name. None when a game keeps none."""
+        return None
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

@@ -48,6 +48,10 @@ class InfoSet:
     def odds(self, action: Action) -> dict[str, float]:
         return self.game.odds(self._state, action)
 
+    def content(self) -> Any:
+        """The pack's cards as the rules use them (public: see `Game.content`)."""
+        return self.game.content(self._state)
+
     def determinize(self, rng: Rng) -> Any:
         """A full state consistent with this seat's view, hidden parts re-sampled."""
         return self.game.determinize(self._state, self.seat, rng)

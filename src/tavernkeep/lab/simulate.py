@@ -43,6 +43,11 @@ class Tally:
     turns: int = 0
     actions: int = 0
     endings: Counter[str] = field(default_factory=Counter)
+    lengths: Counter[int] = field(default_factory=Counter)
+    """Games by their number of turns."""
+    labelled: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Seats played under each label of the game's `seat_facts`: (fact, label) -> seats."""
+    labelled_wins: dict[tuple[str, str], Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -56,6 +61,10 @@ class Tally:
         self.turns += other.turns
         self.actions += other.actions
         self.endings.update(other.endings)
+        self.lengths.update(other.lengths)
+        self.labelled.update(other.labelled)
+        for key, wins in other.labelled_wins.items():
+            self.labelled_wins[key] = self.labelled_wins.get(key, Fraction(0)) + wins
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,9 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
     whole_scores = [0] * players
     other_scores = [Fraction(0)] * players
     turns = actions = 0
+    seat_facts = tuple(game.seat_facts)
+    # Like `shared`: wins under a label, counted by how many seats shared them.
+    labelled_shared: dict[tuple[str, str], list[int]] = {}
     for index in range(start, stop):
         match = Match(
             game,
@@ -107,6 +119,19 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
         turns += result.turns
         actions += match.actions
         tally.endings[result.ending] += 1
+        tally.lengths[result.turns] += 1
+        for fact in seat_facts:
+            labels = result.facts[fact]
+            for seat in range(players):
+                key = (fact, str(labels[seat]))
+                tally.labelled[key] += 1
+                if seat in result.winners:
+                    counts = labelled_shared.setdefault(key, [0] * (players + 1))
+                    counts[sharers] += 1
+    for key, counts in labelled_shared.items():
+        tally.labelled_wins[key] = sum(
+            (Fraction(c, k) for k, c in enumerate(counts) if c), Fraction(0)
+        )
     for seat in range(players):
         for sharers, count in enumerate(shared[seat]):
             if count:
@@ -193,6 +218,27 @@ def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[
                 "ci95": [lo, hi],
             }
         )
+    groups: dict[str, Any] = {}
+    seat_facts = get_game(batch.game).seat_facts
+    for fact, heading in seat_facts.items():
+        rows = []
+        for (name, label), seated in sorted(tally.labelled.items()):
+            if name != fact:
+                continue
+            wins = tally.labelled_wins.get((name, label), Fraction(0))
+            lo, hi = wilson_interval(float(wins), seated)
+            rows.append(
+                {
+                    "label": label,
+                    "seats": seated,
+                    "wins": float(wins),
+                    "win_rate": float(wins) / seated,
+                    "ci95": [lo, hi],
+                    # The fair share outside the interval: more than chance can explain.
+                    "out_of_balance": not lo <= 1 / n <= hi,
+                }
+            )
+        groups[fact] = {"heading": heading, "rows": rows}
     return {
         "game": batch.game,
         "games": games,
@@ -204,10 +250,35 @@ def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[
         "seats": seats,
         "bots": bots,
         "mean_turns": tally.turns / games,
+        "turns": length_summary(tally.lengths),
+        "groups": groups,
         "mean_actions": tally.actions / games,
         "endings": dict(sorted(tally.endings.items())),
         "workers": workers,
         "elapsed_seconds": round(seconds, 3),
+    }
+
+
+def length_summary(lengths: Counter[int]) -> dict[str, float]:
+    """Mean, median, 90th and 99th percentile and longest game, in turns."""
+    games = sum(lengths.values())
+    ordered = sorted(lengths.items())
+
+    def quantile(q: float) -> int:
+        # The smallest length that at least q of the games do not exceed.
+        seen = 0
+        for turns, count in ordered:
+            seen += count
+            if seen >= q * games:
+                return turns
+        return ordered[-1][0]
+
+    return {
+        "mean": sum(t * c for t, c in ordered) / games,
+        "median": quantile(0.5),
+        "p90": quantile(0.9),
+        "p99": quantile(0.99),
+        "max": ordered[-1][0],
     }
 
 
@@ -285,6 +356,23 @@ def print_report(report: dict[str, Any]) -> None:
             f"{report['fair_share']:.1%}",
         )
     console.print(bots)
+    for group in report["groups"].values():
+        by = Table(group["heading"], "seats", "win rate", "95% interval", "")
+        for row in group["rows"]:
+            lo, hi = row["ci95"]
+            by.add_row(
+                row["label"],
+                f"{row['seats']:,}",
+                f"{row['win_rate']:.1%}",
+                f"{lo:.1%} - {hi:.1%}",
+                "[bold red]out of balance[/]" if row["out_of_balance"] else "",
+            )
+        console.print(by)
+    t = report["turns"]
+    console.print(
+        f"game length in turns: mean {t['mean']:.1f}, median {t['median']}, "
+        f"90% {t['p90']}, 99% {t['p99']}, longest {t['max']}"
+    )
     endings = ", ".join(f"{k}: {v:,}" for k, v in report["endings"].items())
     console.print(
         f"mean turns {report['mean_turns']:.1f}, mean actions {report['mean_actions']:.1f}; "

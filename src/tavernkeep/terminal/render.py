@@ -11,6 +11,7 @@ import importlib
 from typing import Any, Protocol
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.pretty import Pretty
 
 from tavernkeep.engine.events import Event
@@ -41,13 +42,31 @@ def dice_text(dice: list[int]) -> str:
     return "  ".join(f"{DIE_FACES.get(d, '')}{d}" for d in dice)
 
 
+GOOD = frozenset({"success", "slay"})
+BAD = frozenset({"failure", "punished"})
+"""Event kinds that are an outcome, coloured as one (a game may use either or neither)."""
+
+
 def event_line(event: Event) -> str:
-    """One line of the game log; dice get their faces, outcomes a colour."""
-    text = event.text
+    """One line of the game log (Rich markup); dice get their faces, outcomes a colour.
+
+    A roll's outcome is coloured when the event says it (data "success"); a roll still
+    open to Modifiers has none yet, and a Modifier's line shows the roll's new total.
+    """
+    text = escape(event.text)
+    data = event.data
     if event.kind == "roll":
-        dice = event.data.get("dice", [])
-        colour = "green" if event.data.get("success") else "red"
-        return f"  🎲 {dice_text(dice)}   [{colour}]{text}[/]"
+        dice = data.get("dice", [])
+        if "success" in data:
+            colour = "green" if data["success"] else "red"
+            return f"  🎲 {dice_text(dice)}   [{colour}]{text}[/]"
+        return f"  🎲 {dice_text(dice)}   [bold]{text}[/]"
+    if event.kind == "modifier" and "total" in data:
+        return f"  ± [yellow]{text}[/]"
+    if event.kind in GOOD:
+        return f"  [green]{text}[/]"
+    if event.kind in BAD:
+        return f"  [red]{text}[/]"
     if event.kind in ("game-over", "end-triggered"):
         return f"[bold yellow]{text}[/]"
     if event.kind == "turn":

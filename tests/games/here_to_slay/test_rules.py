@@ -9,96 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from here_to_slay_helpers import (
+    act,
+    card_ids,
+    decision,
+    dice,
+    equip,
+    field,
+    give,
+    monster,
+    new_game,
+    set_row,
+    slain_by,
+    take,
+    texts,
+)
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import IllegalAction
-from tavernkeep.engine.rng import ScriptedRng
-from tavernkeep.games.here_to_slay import GAME, HereToSlayState
-
-# -- positions laid out by hand --------------------------------------------------
-
-PACK = GAME.load_pack()
-LEADERS = ("The Ember Sage", "The Shadow Claw", "The Wild Hawk", "The Iron Boar")
-"""Seat 0's Leader only helps Magic, so seat 0's rolls have no bonus unless a test says so."""
-
-
-def new_game(
-    players: int = 3, leaders: tuple[str, ...] = LEADERS, **options: object
-) -> HereToSlayState:
-    config = GAME.make_config({"players": players, **options})
-    st = GAME.setup(config, 7, PACK)
-    names = [leader.name for leader in st.catalog.leaders]
-    while st.stack and st.stack[-1].kind == "leader":
-        seat = st.stack[-1].seat
-        GAME.apply(st, Action("leader", names.index(leaders[seat])))
-    for seat in range(players):
-        st.deck.extend(st.hands[seat])
-        st.hands[seat].clear()
-    return st
-
-
-def card_ids(st: HereToSlayState, name: str) -> list[int]:
-    return [i for i, card in enumerate(st.catalog.cards) if card.name == name]
-
-
-def take(st: HereToSlayState, name: str) -> int:
-    """A card of that name out of the deck or the discard pile."""
-    for card in card_ids(st, name):
-        for pile in (st.deck, st.discard):
-            if card in pile:
-                pile.remove(card)
-                return card
-    raise AssertionError(f"no free copy of {name}")
-
-
-def give(st: HereToSlayState, seat: int, *names: str) -> list[int]:
-    cards = [take(st, name) for name in names]
-    st.hands[seat].extend(cards)
-    return cards
-
-
-def field(st: HereToSlayState, seat: int, *names: str) -> list[int]:
-    heroes = [take(st, name) for name in names]
-    st.parties[seat].extend(heroes)
-    return heroes
-
-
-def equip(st: HereToSlayState, hero: int, name: str) -> int:
-    item = take(st, name)
-    st.equipped[hero] = item
-    return item
-
-
-def monster(st: HereToSlayState, name: str) -> int:
-    return [m.name for m in st.catalog.monsters].index(name)
-
-
-def set_row(st: HereToSlayState, *names: str) -> list[int]:
-    st.monster_deck.extend(st.row)
-    st.row.clear()
-    for n in names:
-        m = monster(st, n)
-        st.monster_deck.remove(m)
-        st.row.append(m)
-    return st.row[:]
-
-
-def dice(st: HereToSlayState, *values: int) -> None:
-    st.rng = ScriptedRng(list(values), seed=1)
-
-
-def act(st: HereToSlayState, text: str) -> None:
-    GAME.apply(st, Action.parse(text))
-
-
-def decision(st: HereToSlayState) -> tuple[int, str]:
-    top = st.stack[-1]
-    return top.seat, top.kind
-
-
-def texts(st: HereToSlayState) -> list[str]:
-    return [a.text for a in GAME.legal_actions(st)]
-
+from tavernkeep.games.here_to_slay import GAME
 
 # -- setup ------------------------------------------------------------------------------
 
@@ -535,13 +464,6 @@ def test_odds_for_attacks() -> None:
 
 
 # -- named effects and skills -------------------------------------------------------------
-
-
-def slain_by(st: HereToSlayState, seat: int, name: str) -> int:
-    m = monster(st, name)
-    (st.row if m in st.row else st.monster_deck).remove(m)
-    st.slain[seat].append(m)
-    return m
 
 
 def test_encore_rolls_another_hero_even_one_already_rolled() -> None:

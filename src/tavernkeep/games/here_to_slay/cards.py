@@ -8,7 +8,8 @@ numbered too, so a decision frame can name the effect it is running with one int
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from tavernkeep.games.here_to_slay.content import (
     HereToSlayPack,
@@ -31,6 +32,12 @@ PLAYABLE = frozenset({HERO, ITEM, CURSED, MAGIC})
 """Kinds played from a hand for an action point (and open to a Challenge)."""
 
 TARGETING = frozenset({"chosen_opponent", "chosen_player"})
+
+
+def _by_constructor(obj: Any) -> tuple[type, tuple[Any, ...]]:
+    """Pickle a frozen dataclass by calling its constructor: when mypyc compiles this
+    module, unpickling field by field would hit the frozen class's guard."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
 
 
 SkillEntry = tuple[Skill, int, frozenset[str]]
@@ -56,6 +63,9 @@ class Card:
     """Named effects of an Item's standing ('always') skill: decoy, effect_cannot_be_used."""
     options: tuple[int, ...] = ()
     """A Modifier's amounts."""
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return _by_constructor(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +94,9 @@ class Catalog:
     leader_acts: tuple[bool, ...]
     """Whether a Leader's skill is an 'action' skill, used for action points."""
     monster_acts: tuple[bool, ...]
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return _by_constructor(self)
 
 
 def matches(card: Card, what: str) -> bool:

@@ -37,6 +37,9 @@ from tavernkeep.games.here_to_slay.table import (
     unequip,
 )
 
+EVERYONE = -1
+"""A `known` mask with every seat's bit set: the card was shown to the table."""
+
 
 def seats_of(st: HereToSlayState, spec: str, owner: int, target: int, challenger: int) -> list[int]:
     n = st.players
@@ -180,6 +183,7 @@ def hand_to_hand(
     """Move a card from one hand to another: only the two players learn which card."""
     st.hands[giver].remove(card)
     st.hands[taker].append(card)
+    st.known[card] = (1 << giver) | (1 << taker)
     if ev is not None:
         ev.append(
             Event(
@@ -225,6 +229,7 @@ def do_named(
             st.stack.append(Decision(owner, "play_now", (last, int(step.optional))))
     elif named == "reveal_drawn_card":
         if last != NONE:
+            st.known[last] = EVERYONE
             say(ev, "reveal", f"{player(owner)} reveals {name(st, last)}", seat=owner, card=last)
     elif named == "discard_after_success":
         item = st.equipped.get(source, NONE)
@@ -294,15 +299,19 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
             item = st.equipped.get(card, NONE)
             remove_hero(st, card)
             st.hands[source].append(card)
+            st.known[card] = EVERYONE
             if item != NONE:
                 st.hands[source].append(item)
+                st.known[item] = EVERYONE
         else:
             unequip(st, card)
             st.hands[source].append(card)
+            st.known[card] = EVERYONE
         say(ev, "return", f"{name(st, card)} returns to {player(source)}'s hand", card=card)
     elif verb == "search":
         st.discard.remove(card)
         st.hands[seat].append(card)
+        st.known[card] = EVERYONE
         gained = card
         say(
             ev,
@@ -312,6 +321,9 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
             card=card,
         )
     elif verb == "take":
+        # The taker has seen the whole hand, and knows where each card of it still is.
+        for seen in st.hands[source]:
+            st.known[seen] = st.known.get(seen, 0) | (1 << seat)
         gained = card
         hand_to_hand(st, card, source, seat, "take", "takes", "'s hand", ev)
     elif verb == "ward":

@@ -23,10 +23,12 @@ from tavernkeep.games.here_to_slay import effects, rolls, table, turn
 from tavernkeep.games.here_to_slay.cards import Catalog, build
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
 from tavernkeep.games.here_to_slay.content import HereToSlayPack, Monster, load
+from tavernkeep.games.here_to_slay.heuristic import HeuristicBot
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 from tavernkeep.games.here_to_slay.table import (
     ATTACK_ROLL,
     CHALLENGE_ACTION,
+    CHALLENGE_ROLL,
     ENDINGS,
     HAND,
     HERO_ROLL,
@@ -61,6 +63,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     config_model = HereToSlayConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "heroes, items, magic and monsters: slay three or gather six classes"
+    seat_facts: ClassVar[dict[str, str]] = {"leader": "Party Leader"}
 
     _catalog_of: tuple[HereToSlayPack, Catalog] | None = None
     """The last pack set up and its catalog: a batch sets up thousands of games on one."""
@@ -73,6 +76,12 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if cached is None or cached[0] is not content:
             cached = self._catalog_of = (content, build(content))
         return cached[1]
+
+    def content(self, state: HereToSlayState) -> Catalog:
+        return state.catalog
+
+    def heuristic_agent(self) -> HeuristicBot:
+        return HeuristicBot()
 
     # -- setup ---------------------------------------------------------------------
 
@@ -118,6 +127,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             wards={},
             rolls=[],
             stack=[Decision(0, "begin")],
+            known={},
             winner=NONE,
             ending="",
         )
@@ -262,15 +272,39 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             info = cards[c]
             return {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
 
-        def hero(h: int) -> dict[str, Any]:
+        def hero(h: int, owner: int) -> dict[str, Any]:
             item = state.equipped.get(h)
             return {
                 **card(h),
                 "class": table.hero_class(state, h),
                 "roll": cards[h].roll,
+                # Public bonuses (Leader, slain Monsters, Item, this turn's boosts), as
+                # the roll will take them before any Modifier.
+                "bonus": rolls.roll_bonus(state, owner, HERO_ROLL, h),
                 "item": card(item) if item is not None else None,
                 "warded": h in state.wards,
                 "rolled": h in state.rolled,
+            }
+
+        def monster(m: int) -> dict[str, Any]:
+            info = cat.monsters[m]
+            # The pack gives a punishment as steps, not as text: say them as the cards do
+            # ("SACRIFICE a Hero", "DISCARD 2 cards").
+            steps = []
+            for step in info.punishment:
+                if step.verb is None:
+                    steps.append(str(step.named).replace("_", " "))
+                    continue
+                what = step.kind.replace("_", " ")
+                what = what if what == "card" else what.title()
+                count = "an" if what[0] in "AEIOU" else "a"
+                if step.count > 1:
+                    count, what = str(step.count), f"{what}s"
+                steps.append(f"{step.verb.upper()} {count} {what}")
+            return {
+                **self._monster_json(info, m),
+                "punishes": ", then ".join(steps),
+                "draws": info.draw_on_slay,
             }
 
         seats = []
@@ -280,9 +314,11 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 {
                     "seat": s,
                     "leader": self._leader_json(state, leader) if leader != NONE else None,
-                    "party": [hero(h) for h in state.parties[s]],
-                    "slain": [self._monster_json(cat.monsters[m], m) for m in state.slain[s]],
+                    "party": [hero(h, s) for h in state.parties[s]],
+                    "slain": [monster(m) for m in state.slain[s]],
                     "hand_size": len(state.hands[s]),
+                    "attack_bonus": rolls.roll_bonus(state, s, ATTACK_ROLL),
+                    "challenge_bonus": rolls.roll_bonus(state, s, CHALLENGE_ROLL),
                     "hand": [card(c) for c in state.hands[s]] if s == seat else None,
                 }
             )
@@ -292,9 +328,46 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             decision = top.to_json()
             if top.kind in ("pick", "aim"):
                 decision["verb"] = top.args[0]
+                decision["what"] = top.args[1]
             if top.kind == "pick" and top.args[0] == "take" and top.seat == seat:
                 # Looking at an opponent's hand is what this decision is (look_and_take).
                 decision["looking_at"] = [card(c) for c in state.hands[top.args[2]]]
+            # What a reaction window is about, so a seat can be asked in words ("Player 1
+            # plays X: challenge?") and the others can see what is being waited for.
+            if top.kind == "challenge":
+                played_by, played, _ = top.args
+                onto = next(
+                    (f.args[1] for f in state.stack if f.kind == "play" and f.args[0] == played),
+                    NONE,
+                )
+                decision["player"] = played_by
+                decision["card"] = card(played)
+                decision["onto"] = card(onto) if onto != NONE else None
+            elif top.kind == "modifier":
+                decision["rolls"] = top.args[0]  # the window is over the last this many rolls
+            elif top.kind in ("free_roll", "play_now"):
+                decision["card"] = card(top.args[0])
+            elif top.kind == "target" and len(state.stack) > 1:
+                # The effect the chosen player is for (an id into the pack's effects).
+                below = state.stack[-2]
+                eid = cards[below.args[0]].effect if below.kind == "hero_roll" else below.args[0]
+                decision["effect"] = eid
+        # What each open roll is for. The frame that resolves a roll is pushed just before
+        # the roll is made and both are taken off together, so in stack order they pair up.
+        purposes: list[dict[str, Any]] = []
+        for f in state.stack:
+            if f.kind == "challenged":
+                purposes.append({"for": "challenge", "card": card(f.args[0])})
+                purposes.append({"for": "defence", "card": card(f.args[0])})
+            elif f.kind == "hero_result":
+                hero_card = f.args[0]
+                purposes.append(
+                    {"for": "hero", "card": card(hero_card), "need": cards[hero_card].roll}
+                )
+            elif f.kind == "attack_result":
+                purposes.append({"for": "attack", "monster": monster(f.args[0])})
+        if len(purposes) != len(state.rolls):
+            purposes = [{} for _ in state.rolls]
         result = self.result(state)
         return {
             "game": self.name,
@@ -307,7 +380,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             "deck": len(state.deck),
             "discard": [card(c) for c in state.discard],
             "monster_deck": len(state.monster_deck),
-            "monsters": [self._monster_json(cat.monsters[m], m) for m in state.row],
+            "monsters": [monster(m) for m in state.row],
             "table": seats,
             "playing": [card(c) for c in state.playing],
             # A Hero's roll waiting for its window: its target and the card aimed at are
@@ -329,8 +402,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                     "bonus": r[3],
                     "modifiers": r[4],
                     "total": state.total(r),
+                    **purpose,
                 }
-                for r in state.rolls
+                for r, purpose in zip(state.rolls, purposes, strict=True)
             ],
             "ending": state.ending or None,
             "winner": state.winner if state.winner != NONE else None,
@@ -358,16 +432,24 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def determinize(self, state: HereToSlayState, seat: int, rng: Rng) -> HereToSlayState:
         # Hidden: the deck's order and the other seats' hands. Re-deal them together,
         # keeping every count, so the sample agrees with everything `seat` has seen.
+        # Cards `seat` knows to be in a hand (pulled, taken, looked at, returned, shown)
+        # stay there; only the rest are dealt again.
         twin = state.clone()
         others = [s for s in range(twin.players) if s != seat]
         hidden = twin.deck[:]
+        bit = 1 << seat
+        known = twin.known
+        kept: list[list[int]] = []
         for s in others:
-            hidden.extend(twin.hands[s])
+            hand = twin.hands[s]
+            mine = [c for c in hand if known.get(c, 0) & bit]
+            kept.append(mine)
+            hidden.extend(c for c in hand if not known.get(c, 0) & bit)
         rng.shuffle(hidden)
-        for s in others:
-            size = len(twin.hands[s])
-            twin.hands[s] = hidden[len(hidden) - size :]
-            del hidden[len(hidden) - size :]
+        for s, mine in zip(others, kept, strict=True):
+            unknown = len(twin.hands[s]) - len(mine)
+            twin.hands[s] = mine + hidden[len(hidden) - unknown :]
+            del hidden[len(hidden) - unknown :]
         twin.deck = hidden
         twin.rng = Rng(rng.next64())
         return twin
@@ -393,6 +475,10 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             reason=reason,
             turns=state.turn,
             facts={
+                "leader": [
+                    state.catalog.leaders[leader].name if leader != NONE else ""
+                    for leader in state.leaders
+                ],
                 "monsters_slain": [len(s) for s in state.slain],
                 "heroes": [len(p) for p in state.parties],
             },
@@ -421,7 +507,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if kind == "roll" and args:
             return f"Roll for {card(args[0])} ({cat.cards[int(args[0])].roll}+, 1 action point)"
         if kind == "roll":
-            return "Roll for the Hero's effect now, free"
+            hero = state.stack[-1].args[0] if state.stack else NONE
+            what = card(hero) if hero != NONE else "the Hero"
+            return f"Roll for {what}'s effect now, free"
         if kind == "attack":
             m = cat.monsters[int(args[0])]
             return (
@@ -432,8 +520,19 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             skill, _, _ = table.skills(state, state.current)[int(args[0])]
             return f"Use: {skill.text}"
         if kind == "modify":
-            extra = f" {int(args[3]):+d}" if len(args) > 3 else ""
-            return f"Play {card(args[0])} as {int(args[1]):+d}{extra} on roll {int(args[2]) + 1}"
+            # Say whose roll it is: a Challenge window has two.
+            top = state.stack[-1] if state.stack else None
+            open_rolls = int(top.args[0]) if top is not None and top.kind == "modifier" else 1
+            index = len(state.rolls) - open_rolls + int(args[2])
+            whose = (
+                f"{player(state.rolls[index][0])}'s"
+                if 0 <= index < len(state.rolls)
+                else "the"
+            )
+            amount = f"{int(args[1]):+d}"
+            if len(args) > 3:
+                amount += f" and {int(args[3]):+d} from your Party Leader"
+            return f"Play {card(args[0])} as {amount} on {whose} roll"
         if kind == "challenge":
             return "CHALLENGE the card being played"
         if kind == "pass":

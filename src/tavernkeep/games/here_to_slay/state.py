@@ -61,6 +61,12 @@ class HereToSlayState:
     rolls: list[list[int]]
     """Rolls waiting for their Modifier window: [seat, die, die, bonus, modifiers]."""
     stack: list[Decision]
+    known: dict[int, int]
+    """Card in a hand -> bitmask of the seats that know it is there (besides its holder):
+    both players of a PULL or a take, the looker of a look-and-take, everyone for a card
+    returned or searched. `determinize` keeps these cards where they are. An entry is
+    set or dropped whenever a card enters a hand, so one left behind by a card that has
+    since left its hand is never read."""
     winner: int
     ending: str
     """'' while the game goes on."""
@@ -90,6 +96,7 @@ class HereToSlayState:
         twin.wards = self.wards.copy()
         twin.rolls = [roll[:] for roll in self.rolls]
         twin.stack = self.stack[:]
+        twin.known = self.known.copy()
         twin.winner = self.winner
         twin.ending = self.ending
         return twin

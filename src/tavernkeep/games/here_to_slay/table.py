@@ -206,6 +206,7 @@ def draw(st: HereToSlayState, seat: int, count: int, ev: Events) -> int:
             say(ev, "reshuffle", "The discard pile is shuffled into a new main deck")
         card = st.deck.pop()
         st.hands[seat].append(card)
+        st.known.pop(card, None)
         last = card
         if ev is not None:
             ev.append(

@@ -1,0 +1,226 @@
+"""How Here to Slay looks in a terminal: the Monsters, each Party, your hand, pending rolls.
+
+Drawn from `view()` alone, so a seat sees what its view holds: its own hand, and of the
+others only how many cards they hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from tavernkeep.terminal.render import DIE_FACES
+
+Json = dict[str, Any]
+
+KIND_STYLE = {
+    "hero": "green",
+    "item": "blue",
+    "cursed_item": "red",
+    "magic": "magenta",
+    "modifier": "yellow",
+    "challenge": "cyan",
+}
+
+DECISIONS = {
+    "turn": "{who} to act",
+    "modifier": "Modifier window: {who} to answer (play a Modifier or pass)",
+    "challenge": "{who} may CHALLENGE {card}",
+    "pick": "{who} to choose what to {verb}",
+    "aim": "{who} to aim: the card to {verb}, chosen before the roll",
+    "free_roll": "{who} may roll at once, free, for {card}",
+    "may": "{who} may use a skill",
+    "may_step": "{who} may do the next step of an effect",
+    "target": "{who} to choose a player",
+    "play_now": "{who} may play {card} at once",
+    "leader": "{who} to choose a Party Leader",
+}
+
+
+def _player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _plural(count: int, word: str, many: str = "s") -> str:
+    return f"{count} {word}{'' if count == 1 else many}"
+
+
+def _card(card: Json) -> str:
+    return f"[{KIND_STYLE.get(card['kind'], 'white')}]{escape(card['name'])}[/]"
+
+
+def _needs(monster: Json) -> str:
+    heroes = monster["heroes"]
+    return " + ".join([*monster["classes"], *([_plural(heroes, "Hero", "es")] if heroes else [])])
+
+
+def roll_text(roll: Json) -> str:
+    """'3+4 +1 (modifiers -2) = 6': the dice, passive bonus, Modifiers played, total."""
+    d1, d2 = roll["dice"]
+    bonus = f" {roll['bonus']:+d}" if roll["bonus"] else ""
+    modifiers = f" (modifiers {roll['modifiers']:+d})" if roll["modifiers"] else ""
+    return f"{d1}+{d2}{bonus}{modifiers} = {roll['total']}"
+
+
+def _hero_line(hero: Json) -> str:
+    line = f"• {_card(hero)} ({escape(hero['class'])}, {hero['roll']}+)"
+    if hero["item"]:
+        line += f" + {_card(hero['item'])}"
+    marks = [m for m in ("warded", "rolled") if hero[m]]
+    if marks:
+        line += f" · [italic]{', '.join(marks)}[/]"
+    return f"{line}\n[dim]{escape(hero['text'])}[/]"
+
+
+def _monsters(view: Json) -> Table:
+    title = f"Monsters ({view['monster_deck']} more in the Monster deck)"
+    table = Table(
+        "monster",
+        "needs",
+        "slay",
+        "punished",
+        "skill once slain",
+        title=title,
+        title_justify="left",
+    )
+    for m in view["monsters"]:
+        name = f"[bold]{escape(m['name'])}[/]"
+        punished = m["punishment"] + (f": {escape(m['punishes'])}" if m.get("punishes") else "")
+        table.add_row(name, escape(_needs(m)), m["slay"], punished, escape(m["skill"]))
+    return table
+
+
+def _skills(seat: Json) -> str:
+    """The Party Leader, then each slain Monster: a seat's skills, each under its name."""
+    leader = seat["leader"]
+    lines = ["[dim](Party Leader not chosen yet)[/]"]
+    if leader is not None:
+        lines = [f"{escape(leader['name'])} ({escape(leader['class'])})"]
+        lines.append(f"[dim]{escape(leader['skill'])}[/]")
+    for m in seat["slain"]:
+        lines += [f"☠ [bold]{escape(m['name'])}[/]", f"[dim]{escape(m['skill'])}[/]"]
+    return "\n".join(lines)
+
+
+def _parties(view: Json) -> Table:
+    table = Table(title="Parties", title_justify="left", expand=True, show_lines=True)
+    table.add_column("player", no_wrap=True)
+    table.add_column("Party Leader, ☠ slain Monsters", ratio=2)
+    table.add_column("Heroes (class, roll needed) + Item", ratio=3)
+    playing = view["result"] is None and view["turn"] > 0
+    for s in view["table"]:
+        seat = s["seat"]
+        turn = seat == view["current"] and playing
+        name = f"{'▶ ' if turn else '  '}{_player(seat)}"
+        name = f"[bold]{name}[/]" if turn else name
+        you = " (you)" if seat == view["seat"] else ""
+        held = f"  {_plural(s['hand_size'], 'card')} in hand"
+        heroes = "\n".join(_hero_line(h) for h in s["party"]) or "[dim]no Heroes[/]"
+        table.add_row(f"{name}{you}\n{held}", _skills(s), heroes)
+    return table
+
+
+def _hand(cards: list[Json], title: str) -> Table:
+    table = Table("card", "kind", "text", title=title, title_justify="left")
+    for c in cards:
+        kind = f"[{KIND_STYLE.get(c['kind'], 'white')}]{c['kind'].replace('_', ' ')}[/]"
+        table.add_row(_card(c), kind, escape(c["text"]))
+    return table
+
+
+def _name_of(view: Json, card: int, need: bool = False) -> str:
+    """A card in play by id: a Hero (with its roll if `need`), an Item, or a Monster."""
+    for s in view["table"]:
+        for h in s["party"]:
+            if h["id"] == card:
+                return escape(h["name"]) + (f" ({h['roll']}+)" if need else "")
+            if h["item"] and h["item"]["id"] == card:
+                return escape(h["item"]["name"])
+    return next((escape(m["name"]) for m in view["monsters"] if m["id"] == card), "a card gone")
+
+
+def _purpose(roll: Json) -> str:
+    """What a roll is for, when the view says (its "for")."""
+    what, card = roll.get("for"), roll.get("card")
+    if what == "attack":
+        m = roll["monster"]
+        name = escape(m["name"])
+        return f" to ATTACK {name} ({m['slay']} slays, {m['punishment']} punishes)"
+    if what == "hero" and card:
+        return f" for {_card(card)} ({roll['need']}+)"
+    if what in ("challenge", "defence") and card:
+        return f" {'to CHALLENGE' if what == 'challenge' else 'to defend'} {_card(card)}"
+    return ""
+
+
+def _rolls(view: Json) -> list[RenderableType]:
+    lines: list[RenderableType] = []
+    for n, roll in enumerate(view["rolls"], start=1):
+        faces = " ".join(DIE_FACES.get(d, "") for d in roll["dice"])
+        who = f"{_player(roll['seat'])} rolls{_purpose(roll)}"
+        lines.append(Text.from_markup(f"[bold]Roll {n}[/]: {who}: {faces}  {roll_text(roll)}"))
+    named = any(roll.get("for") for roll in view["rolls"])
+    for h in view["hero_rolls"]:
+        text = f"{_player(h['seat'])} rolls for {_name_of(view, h['hero'], need=True)}"
+        if h["target"] is not None:
+            text += f": effect on {_player(h['target'])}"
+        if h["aimed"] is not None:
+            text += f", aimed at {_name_of(view, h['aimed'])}"
+        if not named or h["target"] is not None or h["aimed"] is not None:
+            lines.append(Text.from_markup(text))
+    return lines
+
+
+def decision_text(view: Json) -> str:
+    """Who must answer now, and what: Rich markup."""
+    decision: Json = view["decision"]
+    kind: str = decision["kind"]
+    playing, card = view["playing"], decision.get("card")
+    if kind == "challenge" and decision.get("player") is not None and card:
+        onto = decision.get("onto")
+        subject = f"{_player(decision['player'])}'s {_card(card)}"
+        subject += f" (onto {_card(onto)})" if onto else ""
+    elif card:
+        subject = _card(card)
+    else:
+        default = {"free_roll": "the Hero just played", "play_now": "the card just drawn"}
+        subject = _card(playing[-1]) + ", being played" if playing else default.get(kind, "")
+    text = DECISIONS.get(kind, "{who} to decide (" + kind + ")").format(
+        who=_player(decision["seat"]), card=subject, verb=escape(str(decision.get("verb", "")))
+    )
+    if kind == "turn":
+        text += f" ({_plural(view['action_points'], 'action point')} left)"
+    return text + (" [bold](you)[/]" if decision["seat"] == view["seat"] else "")
+
+
+def render(view: Json) -> RenderableType:
+    discard = view["discard"]
+    if view["result"] is not None:
+        now = f"[bold]Turn {view['turn']}[/], the last"
+    elif view["turn"]:
+        points = _plural(view["action_points"], "action point")
+        now = f"[bold]Turn {view['turn']}[/] · {_player(view['current'])}'s turn · {points} left"
+    else:
+        now = "[bold]Before the first turn[/]"
+    top = f" (top: {_card(discard[-1])})" if discard else ""
+    status = f"{now} · main deck {view['deck']} · discard {len(discard)}{top}"
+    parts: list[RenderableType] = [Text.from_markup(status), _monsters(view), _parties(view)]
+    if view["seat"] is not None:
+        mine = view["table"][view["seat"]]["hand"] or []
+        parts.append(_hand(mine, "Your hand") if mine else Text("Your hand is empty."))
+    if view["playing"]:
+        cards = ", ".join(_card(c) for c in view["playing"])
+        parts.append(Text.from_markup(f"Being played: {cards}"))
+    parts.extend(_rolls(view))
+    decision = view["decision"]
+    if decision and decision.get("looking_at") is not None:
+        parts.append(_hand(decision["looking_at"], "Their hand (you look at it to take a card)"))
+    if view["result"] is not None:
+        parts.append(Text(f"Game over: {view['result']['reason']}.", style="bold green"))
+    elif decision:
+        parts.append(Text.from_markup(f"[bold cyan]▶ {decision_text(view)}[/]"))
+    return Group(*parts)
