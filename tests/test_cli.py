@@ -189,6 +189,37 @@ def test_simulate_prints_one_json_object_the_same_for_any_number_of_workers(
     assert one == two
 
 
+def test_simulate_reports_here_to_slay_by_party_leader_and_game_length(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["simulate", "here-to-slay", "--games", "60", "--seed", "3", "--json"]
+    seats = ["--seat", "bot:heuristic", "--seat", "bot:random", "--seat", "bot:random"]
+    code, out, err = run([*args, *seats, "--option", "leaders=random", "--workers", "2"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    leaders = report["groups"]["leader"]
+    assert leaders["heading"] == "Party Leader"
+    # Three seats a game, each under one Leader; the wins under them are all the wins.
+    assert sum(row["seats"] for row in leaders["rows"]) == 3 * 60
+    assert sum(row["wins"] for row in leaders["rows"]) == pytest.approx(60)
+    for row in leaders["rows"]:
+        low, high = row["ci95"]
+        assert row["out_of_balance"] == (not low <= 1 / 3 <= high)
+    assert set(report["endings"]) <= {"three-monsters", "full-party", "turn-limit"}
+    turns = report["turns"]
+    assert turns["median"] <= turns["p90"] <= turns["p99"] <= turns["max"]
+    assert turns["mean"] == pytest.approx(report["mean_turns"])
+    # The same games with one worker: the same report, Leader rows included.
+    code, again, err = run([*args, *seats, "--option", "leaders=random"], capsys)
+    assert code == 0, err
+    second = json.loads(again)
+    assert second["groups"] == report["groups"] and second["turns"] == report["turns"]
+
+    code, table, err = run(["simulate", "here-to-slay", "--games", "20", *seats], capsys)
+    assert code == 0, err
+    assert "Party Leader" in table and "longest" in table
+
+
 def test_simulate_prints_a_table_without_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         ["simulate", "hack-and-slash", "--games", "20", "--seed", "1", *BOTS], capsys

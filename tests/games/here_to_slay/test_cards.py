@@ -1036,6 +1036,12 @@ def ritual() -> None:
     act(st, f"pick:{nib}")
     assert st.parties[0] == [lark, nib] and st.parties[1] == []
     assert st.discard == [pim, card]
+    # The SACRIFICE is the price: with no Hero to give, no Hero is taken.
+    st = new_game(leaders=PLAIN)
+    (nib,) = field(st, 1, "Nib Quickfingers")
+    card = cast(st, "Forbidden Ritual")
+    assert st.parties == [[], [nib], []] and st.discard == [card]
+    assert decision(st) == (0, "turn")
 
 
 @case("Tempest")

@@ -384,6 +384,11 @@ def test_a_small_pack_loads_when_strict_composition_is_off(tmp_path: Path) -> No
             "leader #1 'The Silver Songbird': 'skill': field 'effect': a skill has either",
         ),
         (
+            '{ verb = "search", what = "modifier" }, { verb = "draw" }]',
+            '{ verb = "search", what = "modifier" }, { verb = "draw", cost = true }]',
+            "hero #6 'Orrin Chorusborn': effect #2: field 'cost': only a SACRIFICE or DISCARD",
+        ),
+        (
             "[[leader]]\n",
             "[[leader]]\nrole = 1\n",
             "leader #1 'The Silver Songbird': field 'role': is not a known field",

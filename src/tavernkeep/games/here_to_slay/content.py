@@ -175,6 +175,9 @@ class Step(BaseModel):
     count: int = Field(default=1, ge=1, le=6)
     optional: bool = False
     """'you may': the player may skip this step."""
+    cost: bool = False
+    """A price paid first: when the player has nothing of the kind to give up, the rest
+    of the effect is not done (a SACRIFICE or DISCARD by the player themself)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Step:
@@ -186,12 +189,18 @@ class Step(BaseModel):
                     f"field 'named': no named effect '{self.named}' "
                     f"(known: {', '.join(sorted(NAMED_EFFECTS))})"
                 )
-            changed = [f for f in ("who", "from_", "what", "count") if f in self.model_fields_set]
+            changed = [
+                f for f in ("who", "from_", "what", "count", "cost") if f in self.model_fields_set
+            ]
             if changed:
                 field = "from" if changed[0] == "from_" else changed[0]
                 raise ValueError(f"field '{field}': a named effect takes no {field}")
             return self
         assert self.verb is not None
+        if self.cost and (self.verb not in ("sacrifice", "discard") or self.who != "self"):
+            raise ValueError(
+                "field 'cost': only a SACRIFICE or DISCARD by the player (who = self) is a cost"
+            )
         rule = VERB_RULES[self.verb]
         if self.who not in rule.who:
             raise ValueError(

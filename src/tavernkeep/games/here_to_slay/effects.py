@@ -13,7 +13,7 @@ from __future__ import annotations
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.events import Event
-from tavernkeep.games.here_to_slay.cards import HERO
+from tavernkeep.games.here_to_slay.cards import HERO, matches
 from tavernkeep.games.here_to_slay.content import Step
 from tavernkeep.games.here_to_slay.rolls import (
     begin_attack,
@@ -31,6 +31,7 @@ from tavernkeep.games.here_to_slay.table import (
     lose_hero,
     name,
     owner_of,
+    party_cards,
     player,
     remove_hero,
     say,
@@ -109,6 +110,9 @@ def run_effect(st: HereToSlayState, ev: Events, confirmed: bool = False) -> None
         return
     at = len(st.stack) - 1
     st.stack.pop()
+    if step.cost and not can_pay(st, owner, step):
+        say(ev, "unpaid", f"{player(owner)} has nothing to {step.verb}: the rest is not done")
+        return
     if index != st.catalog.aims[eid]:
         aimed = NONE
     gained = do_step(st, owner, step, target, challenger, last, source, aimed, ev)
@@ -168,6 +172,14 @@ def do_step(
         # from a Hero, Magic card or skill has; it does nothing.
         say(ev, "nothing", "There is no card being played to CHALLENGE")
     return gained
+
+
+def can_pay(st: HereToSlayState, owner: int, step: Step) -> bool:
+    """Whether `owner` has a card of the kind a cost step asks for."""
+    cards = st.catalog.cards
+    if step.verb == "sacrifice":
+        return bool(party_cards(st, owner, step.kind, takeable=False))
+    return any(matches(cards[c], step.kind) for c in st.hands[owner])
 
 
 def hand_to_hand(

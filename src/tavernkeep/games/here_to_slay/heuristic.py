@@ -141,7 +141,17 @@ class Reading:
     def effect_value(self, eid: int) -> float:
         if eid < 0:
             return 0.0
-        return sum(self.step_value(step) for step in self.cat.effects[eid])
+        total = 0.0
+        for step in self.cat.effects[eid]:
+            if step.cost and not self.can_pay(step):
+                break  # the rest of the effect would not be done
+            total += self.step_value(step)
+        return total
+
+    def can_pay(self, step: Step) -> bool:
+        if step.verb == "sacrifice":
+            return bool(self.seats[self.me]["party"])
+        return any(_matches(c["kind"], step.kind) for c in self.hand)
 
     def step_value(self, step: Step) -> float:
         opponents = [s for s in range(self.n) if s != self.me]
