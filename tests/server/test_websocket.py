@@ -465,3 +465,30 @@ def test_a_client_that_stops_reading_is_not_queued_for_without_bound(
 
     queued = client.portal.call(stall_and_broadcast)
     assert queued <= MAX_OUTBOX + 1
+
+
+def test_a_person_with_nothing_to_play_passes_by_itself_in_a_reaction_window(
+    client: Any, tk: Any, helpers: Any
+) -> None:
+    # Here to Slay asks every seat in its Challenge and Modifier windows, so that nobody
+    # learns who holds what; a person who can only pass is answered for by the server.
+    # Seed 5: Player 1 holds a Hero, Player 2 (a person, not even connected) holds no
+    # Challenge and no Modifier card.
+    data = tk.create(
+        client,
+        game="here-to-slay",
+        seats=["human", "human", "bot:random"],
+        options={"leaders": "random"},
+        seed=5,
+    )
+    tid, tokens = data["id"], tk.tokens(data)
+    with tk.join(client, tid, 0, tokens[0]) as zero:
+        st = zero.until_state(lambda s: s["actor"] == 0 and bool(s["legal"]))
+        hero = next(
+            c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero"
+        )
+        zero.act(f"play:{hero['id']}", st["version"])
+        # Player 2 is asked whether to challenge, can only pass, and does so unattended.
+        zero.until_state(lambda s: s["version"] >= st["version"] + 2)
+        actions = helpers.stored_actions(client.app.state.tavern.storage.url, tid)
+        assert actions[st["version"] : st["version"] + 2] == [f"play:{hero['id']}", "pass"]

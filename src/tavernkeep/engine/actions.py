@@ -85,3 +85,9 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
+
+
+PASS = Action("pass")
+"""Letting a reaction window go by. A game that asks every seat in its windows (so that
+nobody learns who holds what) offers a seat with nothing to play only this; the terminal
+and the server answer it for a person, after the pause a bot would take."""

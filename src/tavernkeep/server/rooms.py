@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tavernkeep.agents import check_seat, make_bot
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
@@ -93,6 +93,12 @@ class Room:
     def actor(self) -> int | None:
         return self.game.actor(self.match.state)
 
+    def lone_pass(self) -> bool:
+        """Whether the seat to decide can only pass: a reaction window that asks every
+        seat, so nobody learns who holds what, asks this one with nothing to play."""
+        game, state = self.match.game, self.match.state
+        return game.actor(state) is not None and game.legal_actions(state) == [PASS]
+
     def check_token(self, seat: object, token: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
             raise IllegalAction("no such seat at this table")
@@ -122,7 +128,9 @@ class Room:
         game, state = self.game, self.match.state
         actor = game.actor(state)
         legal = []
-        if seat is not None and seat == actor:
+        # A lone pass is answered by the server (see `lone_pass`): offering it as a button
+        # would only race that answer.
+        if seat is not None and seat == actor and not self.lone_pass():
             legal = [
                 {
                     "action": a.text,
@@ -311,7 +319,7 @@ class Tavern:
 
     def schedule_bots(self, room: Room) -> None:
         actor = room.actor
-        if actor is None or room.seats[actor] == "human":
+        if actor is None or (room.seats[actor] == "human" and not room.lone_pass()):
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._bots_play(room))
@@ -322,8 +330,15 @@ class Tavern:
                 await asyncio.sleep(self.bot_delay)
                 async with room.lock:
                     actor = room.actor
-                    if actor is None or room.seats[actor] == "human":
+                    if actor is None:
                         return
+                    if room.seats[actor] == "human":
+                        if not room.lone_pass():
+                            return
+                        # Answered for the person, after the same pause as a bot's, so
+                        # the table cannot tell a seat with nothing to play.
+                        await self._commit_and_apply(room, actor, PASS)
+                        continue
                     # A bot's stream is derived from the table's history, not carried in
                     # memory, so a restarted server's bots choose as they would have.
                     match = room.match

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
@@ -32,8 +32,13 @@ class HumanAgent:
 
     def choose(self, info: InfoSet) -> Action:
         console = self.console
-        console.print(self.render(info.view()))
         actions = info.legal_actions()
+        if actions == [PASS]:
+            # A reaction window asks every seat, so that nobody learns who holds what;
+            # with nothing to play, the only answer is given for the person.
+            console.print(f"  {self.seat_names[info.seat]} passes (nothing to play)")
+            return PASS
+        console.print(self.render(info.view()))
         console.print(f"[bold cyan]{self.seat_names[info.seat]}, your choice:[/]")
         for number, action in enumerate(actions, start=1):
             chance = odds_text(info.odds(action))

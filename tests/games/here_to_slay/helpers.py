@@ -22,7 +22,9 @@ LEADERS = ("The Ember Sage", "The Shadow Claw", "The Wild Hawk", "The Iron Boar"
 def new_game(
     players: int = 3, leaders: tuple[str, ...] = LEADERS, **options: object
 ) -> HereToSlayState:
-    config = GAME.make_config({"players": players, **options})
+    # Seats with nothing to play are not asked in these positions (ask_everyone=false),
+    # so a test names only the answers that matter; test_windows.py plays the default.
+    config = GAME.make_config({"players": players, "ask_everyone": False, **options})
     st = GAME.setup(config, 7, PACK)
     names = [leader.name for leader in st.catalog.leaders]
     while st.stack and st.stack[-1].kind == "leader":

@@ -723,7 +723,7 @@ def test_optional_steps_ask_first_and_once_per_turn_skills_fire_once(tmp_path: P
     path = tmp_path / "tiny.toml"
     path.write_text(TINY_PACK, encoding="utf-8")
     pack = GAME.load_pack(str(path))
-    st = GAME.setup(GAME.make_config({"players": 2}), 3, pack)
+    st = GAME.setup(GAME.make_config({"players": 2, "ask_everyone": False}), 3, pack)
     act(st, "leader:1")  # seat 1 chooses first
     act(st, "leader:0")
     for hand in st.hands:

@@ -350,3 +350,26 @@ def test_a_challenge_tie_below_two_goes_to_the_challenger() -> None:
     act(st, f"modify:{hex_b},-4,1")
     pass_until_closed(st, "modifier")
     assert lark in st.discard and st.parties[0] == [], "-1 ties -1"
+
+
+# -- asking every seat (the default) --------------------------------------------------
+
+
+def test_by_default_every_seat_is_asked_even_with_nothing_to_play() -> None:
+    # Skipping a seat with no Challenge or Modifier would tell the table what it holds.
+    st = new_game(4, FOUR, ask_everyone=True)
+    (lark,) = give(st, 0, "Lark the Busker")
+    give(st, 2, "Not So Fast!")
+    act(st, f"play:{lark}")
+    assert decision(st) == (1, "challenge") and texts(st) == ["pass"]
+    act(st, "pass")
+    assert decision(st) == (2, "challenge") and texts(st) == ["challenge", "pass"]
+    act(st, "pass")
+    assert decision(st) == (3, "challenge") and texts(st) == ["pass"]
+    act(st, "pass")
+    assert decision(st) == (0, "free_roll")
+    dice(st, 3, 3)
+    act(st, "roll")
+    # Nobody holds a Modifier, and all four are asked, from the roller round the table.
+    assert pass_until_closed(st, "modifier") == [0, 1, 2, 3]
+    assert lark in st.parties[0] and len(st.hands[0]) == 1, "Lark's DRAW happened"

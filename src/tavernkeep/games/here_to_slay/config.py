@@ -27,6 +27,11 @@ class HereToSlayConfig(BaseModel):
         description="what a 'discarded after the next success' curse takes: the Hero and "
         "the Item, or the Item alone",
     )
+    ask_everyone: bool = Field(
+        default=True,
+        description="ask every seat in each Challenge and Modifier window, even one with "
+        "nothing to play, so that nobody learns who holds what (false: skip them, faster)",
+    )
     turn_limit: int = Field(
         default=400, ge=0, description="end with no winner after this many turns (0: never)"
     )

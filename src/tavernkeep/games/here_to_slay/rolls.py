@@ -7,14 +7,13 @@ only when every seat has passed in a row (RULES 15), so nested windows need no f
 
 from __future__ import annotations
 
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.here_to_slay.cards import MODIFIER
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 from tavernkeep.games.here_to_slay.table import (
     ATTACK_ROLL,
     HERO_ROLL,
-    PASS,
     THREE_MONSTERS,
     Events,
     aim_actions,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.content import Pack
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
@@ -32,7 +32,6 @@ from tavernkeep.games.here_to_slay.table import (
     ENDINGS,
     HAND,
     HERO_ROLL,
-    PASS,
     ROLL,
     SKIP,
     USE,
@@ -156,6 +155,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if kind == "modifier":
             return rolls.modifier_actions(state, top.seat, top.args[0])
         if kind == "challenge":
+            if state.catalog.challenges.isdisjoint(state.hands[top.seat]):
+                return [PASS]
             return [CHALLENGE_ACTION, PASS]
         if kind == "pick":
             return table.pick_actions(state, top)

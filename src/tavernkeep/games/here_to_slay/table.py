@@ -35,7 +35,6 @@ THREE_MONSTERS = 3
 DRAW = Action("draw")
 REDRAW = Action("redraw")
 END = Action("end")
-PASS = Action("pass")
 CHALLENGE_ACTION = Action("challenge")
 ROLL = Action("roll")
 SKIP = Action("skip")

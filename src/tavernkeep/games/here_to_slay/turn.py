@@ -361,11 +361,13 @@ def advance(st: HereToSlayState, ev: Events) -> None:
         elif kind in AUTO:
             AUTO_STEPS[kind](st, ev)
         elif kind == "modifier":
-            # Seats with no Modifier have nothing to decide: they pass, all in one go.
+            # Every seat is asked, even with nothing to play, unless the table agreed to
+            # skip those (ask_everyone=false): skipping tells who holds none (RULES 29).
             rolls, passes = top.args
             seat = top.seat
             modifiers = st.catalog.modifiers
-            while passes < n and modifiers.isdisjoint(st.hands[seat]):
+            skip = not st.config.ask_everyone
+            while passes < n and skip and modifiers.isdisjoint(st.hands[seat]):
                 seat = (seat + 1) % n
                 passes += 1
             if passes >= n:
@@ -377,7 +379,10 @@ def advance(st: HereToSlayState, ev: Events) -> None:
         elif kind == "challenge":
             player_seat, card, offset = top.args
             challenges = st.catalog.challenges
-            while offset < n and challenges.isdisjoint(st.hands[(player_seat + offset) % n]):
+            skip = not st.config.ask_everyone
+            while (
+                offset < n and skip and challenges.isdisjoint(st.hands[(player_seat + offset) % n])
+            ):
                 offset += 1
             if offset >= n:
                 stack.pop()

@@ -1,0 +1,846 @@
+// Here to Slay: the Monster row, every seat's Party (Party Leader, Heroes with their
+// Items, slain Monsters), your hand, the piles, and above them the decision of the
+// moment: whose turn and how many action points are left, or the reaction window that is
+// open (a Challenge to a card being played, a Modifier on a roll) and who is asked.
+//
+// The shape of `view` is HereToSlay.view() in games/here_to_slay/rules.py. An action
+// that is about a card lives on that card (play it, roll for it, ATTACK it, pick it); a
+// card with several such actions (an Item that may go onto either Hero) carries one
+// button for each. Modifiers are offered beside the roll they change, with the total they
+// would make. Every other legal action is a button in the decision box, so each choice is
+// reachable from the board as well as from the frame's own list.
+
+import { h, oddsText, replace } from "../dom.js";
+import { dieFace } from "../dice.js";
+
+const DISCARD_SHOWN = 5;
+const CLASSES = ["Bard", "Fighter", "Guardian", "Ranger", "Thief", "Wizard"];
+const KIND_NAMES = {
+  hero: "Hero",
+  item: "Item",
+  cursed_item: "Cursed Item",
+  magic: "Magic",
+  modifier: "Modifier",
+  challenge: "Challenge",
+};
+// What a pick is choosing, as the cards name it ("DESTROY a Hero", "STEAL an Item").
+const WHAT_NAMES = {
+  card: "card",
+  hero: "Hero",
+  item: "Item",
+  any_item: "Item",
+  cursed_item: "Cursed Item",
+  magic: "Magic card",
+  modifier: "Modifier",
+  challenge: "Challenge card",
+};
+// Verbs of a pick whose choices are Monsters, not cards (the others pick card ids).
+const MONSTER_VERBS = new Set(["replace", "attack", "slay"]);
+
+export function render(container, view, ctx) {
+  const board = new Board(view, ctx);
+  // Sections that hold cards are built first: each claims the actions that live on its
+  // cards, and the decision box then offers whatever no card claimed.
+  const monsters = board.monsterRow();
+  const hand = board.hand();
+  const parties = board.parties();
+  const piles = board.piles();
+  replace(
+    container,
+    h(
+      "div",
+      { class: "slay" },
+      board.status(),
+      board.decisionBox(),
+      monsters,
+      hand,
+      parties,
+      piles,
+    ),
+  );
+}
+
+// -- small words ------------------------------------------------------------------------
+
+function plural(count, word, many = `${word}s`) {
+  return `${count} ${count === 1 ? word : many}`;
+}
+
+function signed(n) {
+  return n >= 0 ? `+${n}` : `−${Math.abs(n)}`;
+}
+
+/** "play:55,22" -> {kind: "play", args: [55, 22]}. */
+function parseAction(text) {
+  const [kind, rest] = String(text).split(/:(.*)/s);
+  const args = rest ? rest.split(",").map((a) => (/^-?\d+$/.test(a) ? Number(a) : a)) : [];
+  return { kind, args };
+}
+
+/** "8+" -> total >= 8; "5-" -> total <= 5 (the text of a Monster's ranges). */
+function inRange(range, total) {
+  const match = /^(-?\d+)([+-])$/.exec(String(range || ""));
+  if (!match) return false;
+  const n = Number(match[1]);
+  return match[2] === "+" ? total >= n : total <= n;
+}
+
+function requirementText(monster) {
+  const classes = monster.classes || [];
+  const heroes = Number(monster.heroes) || 0;
+  if (!classes.length) return plural(heroes, "Hero", "Heroes");
+  const more = heroes ? ` + ${heroes} more ${heroes === 1 ? "Hero" : "Heroes"}` : "";
+  return `${classes.join(" + ")}${more}`;
+}
+
+// -- the board --------------------------------------------------------------------------
+
+class Board {
+  constructor(view, ctx) {
+    this.view = view || {};
+    this.ctx = ctx;
+    this.names = ctx.seatNames || [];
+    this.decision = this.view.decision || null;
+    this.legal = (ctx.legal || []).map((entry, index) => ({
+      ...entry,
+      index,
+      ...parseAction(entry.action),
+    }));
+    this.claimed = new Set();
+    this.byTarget = this.indexLegal();
+    this.cardsById = this.indexCards();
+  }
+
+  name(seat) {
+    return this.names[seat] || `Player ${Number(seat) + 1}`;
+  }
+
+  mine() {
+    return this.ctx.seat !== null && this.ctx.seat !== undefined;
+  }
+
+  /** Legal actions by what they are about: "card:22", "monster:7", "skill:0". */
+  indexLegal() {
+    const map = new Map();
+    const kind = this.decision && this.decision.kind;
+    const verb = this.decision && this.decision.verb;
+    const add = (key, entry) => {
+      if (!map.has(key)) map.set(key, []);
+      map.get(key).push(entry);
+    };
+    for (const entry of this.legal) {
+      const first = entry.args[0];
+      if (["play", "steal"].includes(entry.kind) || (entry.kind === "roll" && entry.args.length)) {
+        add(`card:${first}`, entry);
+      } else if (entry.kind === "attack") {
+        add(`monster:${first}`, entry);
+      } else if (entry.kind === "pick" && (kind === "pick" || kind === "aim")) {
+        add(`${MONSTER_VERBS.has(verb) ? "monster" : "card"}:${first}`, entry);
+      } else if (entry.kind === "skill") {
+        add(`skill:${first}`, entry);
+      }
+    }
+    return map;
+  }
+
+  /** Every card the seat can see, by id: to name a card a roll is aimed at. */
+  indexCards() {
+    const map = new Map();
+    const put = (card) => card && map.set(card.id, card);
+    for (const seat of this.view.table || []) {
+      (seat.party || []).forEach((hero) => {
+        put(hero);
+        put(hero.item);
+      });
+      (seat.hand || []).forEach(put);
+    }
+    (this.view.discard || []).forEach(put);
+    (this.view.playing || []).forEach(put);
+    return map;
+  }
+
+  /** The legal actions about one thing, marked as shown there. */
+  claim(key) {
+    const entries = this.byTarget.get(key) || [];
+    entries.forEach((entry) => this.claimed.add(entry.action));
+    return entries;
+  }
+
+  /** Make `node` offer `entries`: one makes the whole card clickable, several add a
+   *  button each (an Item that may go onto either Hero). */
+  offer(node, entries) {
+    if (!entries.length) return node;
+    node.classList.add("offered");
+    if (entries.length === 1) {
+      const entry = entries[0];
+      makeClickable(node, entry, this.ctx);
+      node.append(
+        h(
+          "div",
+          { class: "slay-card-play" },
+          entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
+          h("span", { text: entry.label || entry.action }),
+          odds(entry),
+        ),
+      );
+    } else {
+      const buttons = entries.map((entry) => this.button(entry));
+      node.append(h("div", { class: "slay-card-choices" }, buttons));
+    }
+    return node;
+  }
+
+  button(entry, text = null, extra = null) {
+    this.claimed.add(entry.action);
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "slay-choice playable",
+        title: entry.label || entry.action,
+        dataset: { action: entry.action },
+        onclick: (event) => {
+          event.stopPropagation();
+          this.ctx.onAction(entry.action);
+        },
+      },
+      entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
+      h("span", { class: "slay-choice-label", text: text || entry.label || entry.action }),
+      extra,
+      odds(entry),
+    );
+  }
+
+  // -- the strip: turn, whose turn, action points, the end --------------------------------
+
+  status() {
+    const view = this.view;
+    const over = Boolean(view.result);
+    const yours = !over && view.current === this.ctx.seat;
+    const turn = over ? "The game is over" : yours ? "Your turn" : `${this.name(view.current)}'s turn`;
+    const points = Math.max(0, Number(view.action_points) || 0);
+    if (!over && !view.turn) {
+      // Party Leaders are chosen before the first turn: no turn, no action points yet.
+      return h(
+        "div",
+        { class: "slay-status" },
+        h("span", { class: "slay-turn-number", text: "Setup" }),
+        h("span", { class: "slay-turn", text: "Choosing Party Leaders" }),
+      );
+    }
+    return h(
+      "div",
+      { class: "slay-status" },
+      h("span", { class: "slay-turn-number", text: `Turn ${view.turn}` }),
+      h("span", { class: `slay-turn${yours ? " mine" : ""} seat-${view.current % 6}`, text: turn }),
+      over
+        ? null
+        : h(
+            "span",
+            { class: "slay-ap", role: "img", "aria-label": `${plural(points, "action point")} left` },
+            Array.from({ length: Math.max(points, 3) }, (_, i) =>
+              h("span", { class: `slay-ap-pip${i < points ? " full" : ""}` }),
+            ),
+            h("span", { class: "slay-ap-count", text: `${plural(points, "action point")} left` }),
+          ),
+    );
+  }
+
+  // -- the decision box ------------------------------------------------------------------
+
+  decisionBox() {
+    const view = this.view;
+    const d = this.decision;
+    const asked = Boolean(d) && this.legal.length > 0;
+    const classes = ["slay-decision"];
+    if (asked) classes.push("asked");
+    if (d) classes.push(`kind-${String(d.kind).replace(/[^a-z_-]/gi, "")}`);
+    const modifier = d && d.kind === "modifier";
+    const buttons = [];
+    if (d && d.kind === "challenge") {
+      // Challenging first, passing last: the order a person reads the question in.
+      for (const kind of ["challenge", "pass"]) {
+        this.legal.filter((e) => e.kind === kind).forEach((e) => buttons.push(this.button(e)));
+      }
+    }
+    const rolls = this.rollsBlock(modifier ? Number(d.rolls) || 0 : 0);
+    for (const entry of this.legal) {
+      if (!this.claimed.has(entry.action)) buttons.push(this.button(entry));
+    }
+    return h(
+      "section",
+      { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
+      h("p", { class: `slay-question${view.result ? " slay-result" : ""}`, text: this.question(asked) }),
+      d && d.kind === "challenge" && d.card ? this.cardEl(d.card, { small: true, onto: d.onto }) : null,
+      this.inPlay(),
+      rolls,
+      d && d.looking_at ? this.lookingAt(d.looking_at) : null,
+      buttons.length ? h("div", { class: "slay-choices" }, buttons) : null,
+      !view.result && d && !asked ? h("p", { class: "slay-waiting", text: this.waitingFor() }) : null,
+    );
+  }
+
+  /** The question of the moment, in the words of the seat that is asked. */
+  question(asked) {
+    const view = this.view;
+    const d = this.decision;
+    if (view.result) return view.result.reason || "The game is over.";
+    if (!d) return "";
+    const who = this.name(d.seat);
+    switch (d.kind) {
+      case "turn": {
+        const points = plural(Number(view.action_points) || 0, "action point");
+        if (!asked) return `${who}'s turn: ${points} left.`;
+        // Point at what can be clicked on the board; the rest are the buttons below.
+        const kinds = new Set(this.legal.map((e) => e.kind));
+        const ways = [
+          kinds.has("play") ? "play a card from your hand" : "",
+          this.legal.some((e) => e.kind === "roll" && e.args.length) ? "roll for a Hero" : "",
+          kinds.has("attack") ? "ATTACK a Monster" : "",
+        ].filter(Boolean);
+        const click = ways.length ? ` Click a lit card to ${ways.join(", ").replace(/, ([^,]*)$/, " or $1")}.` : "";
+        return `Your turn: ${points} left.${click}`;
+      }
+      case "challenge": {
+        const card = d.card ? d.card.name : "a card";
+        const onto = d.onto ? ` onto ${d.onto.name}` : "";
+        return `${this.name(d.player)} plays ${card}${onto} — challenge?`;
+      }
+      case "modifier":
+        return `${this.openRollsText()}: play a Modifier?`;
+      case "free_roll": {
+        const card = d.card ? d.card.name : "the Hero";
+        return `${card} joined ${asked ? "your" : `${who}'s`} Party: roll for its effect now, free?`;
+      }
+      case "play_now":
+        return `Play ${d.card ? d.card.name : "the card"} now?`;
+      case "pick":
+      case "aim":
+        return this.pickQuestion(asked);
+      case "target":
+        return asked ? "Choose a player for the effect." : `${who} chooses a player for the effect.`;
+      case "may":
+      case "may_step":
+        return asked ? "Use the skill?" : `${who} may use a skill.`;
+      case "leader":
+        return asked ? "Choose your Party Leader." : `${who} chooses a Party Leader.`;
+      default:
+        return asked ? "Your decision." : `${who} decides.`;
+    }
+  }
+
+  pickQuestion(asked) {
+    const d = this.decision;
+    const verb = String(d.verb || "choose");
+    const what = WHAT_NAMES[d.what] || "card";
+    const before = d.kind === "aim" ? ", before the roll" : "";
+    const who = asked ? "You choose" : `${this.name(d.seat)} chooses`;
+    if (verb === "take") return `${who} a card to take from the hand looked at.`;
+    if (MONSTER_VERBS.has(verb)) return `${who} a Monster to ${verb.toUpperCase()}.`;
+    return `${who} ${/^[AEIOU]/.test(what) ? "an" : "a"} ${what} to ${verb.toUpperCase()}${before}.`;
+  }
+
+  /** "Player 2 rolled 9 to challenge X; Player 1 rolled 13 for X against the challenge". */
+  openRollsText() {
+    const rolls = this.view.rolls || [];
+    const open = Math.min(Number(this.decision.rolls) || rolls.length, rolls.length);
+    const shown = rolls.slice(rolls.length - open);
+    if (!shown.length) return "A roll is open";
+    return shown
+      .map((roll) => `${this.name(roll.seat)} rolled ${roll.total} ${this.rollPurpose(roll)}`.trim())
+      .join("; ");
+  }
+
+  rollPurpose(roll) {
+    const card = roll.card ? roll.card.name : "a card";
+    switch (roll.for) {
+      case "hero": {
+        const aim = (this.view.hero_rolls || []).find((r) => r.hero === (roll.card && roll.card.id));
+        let target = "";
+        if (aim && aim.target !== null && aim.target !== undefined) {
+          const aimed = this.cardsById.get(aim.aimed);
+          target = ` at ${this.name(aim.target)}${aimed ? `'s ${aimed.name}` : ""}`;
+        }
+        return `for ${card} (${roll.need}+)${target}`;
+      }
+      case "attack":
+        return roll.monster ? `against ${roll.monster.name} (${roll.monster.slay} slays)` : "to ATTACK";
+      case "challenge":
+        return `to challenge ${card}`;
+      case "defence":
+        return `for ${card} against the challenge`;
+      default:
+        return "";
+    }
+  }
+
+  /** What a total would do: meet the Hero's need, slay, win the challenge. */
+  outcome(roll, total, rolls, index) {
+    if (roll.for === "hero") {
+      return total >= roll.need ? `meets ${roll.need}+` : `misses ${roll.need}+`;
+    }
+    if (roll.for === "attack" && roll.monster) {
+      if (inRange(roll.monster.slay, total)) return "slays";
+      if (inRange(roll.monster.punishment, total)) return "punished";
+      return "nothing happens";
+    }
+    // The challenge roll comes first and its defence right after it; ties go to the
+    // challenger (RULES 13).
+    if (roll.for === "challenge" && rolls[index + 1] && rolls[index + 1].for === "defence") {
+      return total >= rolls[index + 1].total ? "the challenge succeeds" : "the challenge fails";
+    }
+    if (roll.for === "defence" && rolls[index - 1] && rolls[index - 1].for === "challenge") {
+      return rolls[index - 1].total >= total ? "the challenge succeeds" : "the challenge fails";
+    }
+    return "";
+  }
+
+  /** Every roll waiting for its window; the open ones carry their Modifier buttons. */
+  rollsBlock(open) {
+    const rolls = this.view.rolls || [];
+    if (!rolls.length) return null;
+    const first = rolls.length - Math.min(open, rolls.length);
+    const modifiers = this.legal.filter((e) => e.kind === "modify");
+    return h(
+      "div",
+      { class: "slay-rolls" },
+      rolls.map((roll, index) => {
+        const isOpen = open > 0 && index >= first;
+        const here = isOpen ? modifiers.filter((e) => first + Number(e.args[2]) === index) : [];
+        const now = this.outcome(roll, roll.total, rolls, index);
+        return h(
+          "div",
+          {
+            class: `slay-roll seat-${roll.seat % 6}${isOpen ? " open" : ""}`,
+            dataset: { roll: String(index) },
+          },
+          h(
+            "div",
+            { class: "slay-roll-head" },
+            h("span", { class: "seat-swatch" }),
+            h("span", { class: "slay-roll-who", text: `${this.name(roll.seat)} ${this.rollPurpose(roll)}` }),
+          ),
+          h(
+            "div",
+            { class: "slay-roll-dice" },
+            (roll.dice || []).map((value) => dieFace(Number(value))),
+            roll.bonus ? h("span", { class: "slay-roll-part", text: `${signed(roll.bonus)} bonus` }) : null,
+            roll.modifiers
+              ? h("span", { class: "slay-roll-part", text: `${signed(roll.modifiers)} Modifiers` })
+              : null,
+            h("span", { class: "slay-roll-total", text: `= ${roll.total}` }),
+            now ? h("span", { class: "slay-roll-outcome", text: now }) : null,
+          ),
+          here.length
+            ? h(
+                "div",
+                { class: "slay-roll-mods" },
+                here.map((entry) => this.modifierButton(entry, roll, rolls, index)),
+              )
+            : null,
+        );
+      }),
+    );
+  }
+
+  modifierButton(entry, roll, rolls, index) {
+    const [card, amount, , extra] = entry.args;
+    const info = this.cardsById.get(card);
+    const change = Number(amount) + (Number(extra) || 0);
+    const total = roll.total + change;
+    // The total it makes, and what that total would do, with the other rolls as they are.
+    const after = rolls.map((r, i) => (i === index ? { ...r, total } : r));
+    const result = this.outcome(roll, total, after, index);
+    const parts = extra !== undefined ? `${signed(Number(amount))} ${signed(Number(extra))}` : signed(change);
+    return this.button(
+      entry,
+      `${info ? info.name : "Modifier"} ${parts} → ${total}`,
+      result ? h("span", { class: "slay-choice-note", text: result }) : null,
+    );
+  }
+
+  /** Cards out of a hand and not yet resolved (the one challenged, a Magic card running). */
+  inPlay() {
+    const d = this.decision;
+    const playing = (this.view.playing || []).filter(
+      (card) => !(d && d.kind === "challenge" && d.card && d.card.id === card.id),
+    );
+    if (!playing.length) return null;
+    return h(
+      "div",
+      { class: "slay-in-play" },
+      h("span", { class: "slay-label", text: "Being played:" }),
+      playing.map((card) => this.cardEl(card, { small: true })),
+    );
+  }
+
+  lookingAt(cards) {
+    return h(
+      "div",
+      { class: "slay-looking" },
+      h("span", { class: "slay-label", text: "Their hand:" }),
+      h(
+        "div",
+        { class: "slay-cards" },
+        cards.map((card) => this.offer(this.cardEl(card), this.claim(`card:${card.id}`))),
+      ),
+    );
+  }
+
+  waitingFor() {
+    const d = this.decision;
+    const who = this.name(d.seat);
+    if ((d.kind === "challenge" || d.kind === "modifier") && d.seat === this.ctx.seat) {
+      // Asked like everyone, with nothing to play: the server passes for this seat.
+      return "You have nothing to play here: passing…";
+    }
+    switch (d.kind) {
+      case "challenge":
+        return `Waiting for ${who}: challenge it or not?`;
+      case "modifier":
+        return `Waiting for ${who}: play a Modifier or pass?`;
+      case "turn":
+        return this.mine() && d.seat === this.ctx.seat ? "" : `Waiting for ${who} to act…`;
+      default:
+        return `Waiting for ${who} to decide…`;
+    }
+  }
+
+  // -- the Monster row -------------------------------------------------------------------
+
+  monsterRow() {
+    const view = this.view;
+    return h(
+      "section",
+      { class: "slay-monsters", "aria-label": "Monsters" },
+      h(
+        "h3",
+        { class: "slay-heading" },
+        "Monsters ",
+        h("span", {
+          class: "slay-count",
+          text: `${plural(view.monster_deck || 0, "card")} in the Monster deck`,
+        }),
+      ),
+      h(
+        "div",
+        { class: "slay-monster-row" },
+        (view.monsters || []).length
+          ? view.monsters.map((m) => this.offer(this.monsterEl(m), this.claim(`monster:${m.id}`)))
+          : h("p", { class: "slay-empty", text: "No Monster is face up." }),
+      ),
+    );
+  }
+
+  monsterEl(monster, { slain = false } = {}) {
+    return h(
+      "article",
+      {
+        class: `slay-monster${slain ? " slain" : ""}`,
+        "aria-label": monster.name,
+        dataset: { monster: String(monster.id) },
+      },
+      h("header", { class: "slay-card-name", text: monster.name }),
+      slain
+        ? null
+        : [
+            h(
+              "p",
+              { class: "slay-need" },
+              h("span", { class: "slay-label", text: "Party: " }),
+              requirementText(monster),
+            ),
+            h(
+              "div",
+              { class: "slay-ranges" },
+              h("span", { class: "slay-slay", title: "slays on", text: `${monster.slay} slays` }),
+              h("span", {
+                class: "slay-punish",
+                title: "punishment on",
+                text: `${monster.punishment}: ${monster.punishes || "punishment"}`,
+              }),
+            ),
+          ],
+      h(
+        "p",
+        { class: "slay-skill" },
+        h("span", { class: "slay-label", text: slain ? "Skill: " : "Once slain: " }),
+        monster.skill,
+      ),
+      !slain && monster.draws
+        ? h("p", { class: "slay-small", text: `Slaying it: DRAW ${plural(monster.draws, "card")}.` })
+        : null,
+    );
+  }
+
+  // -- cards -----------------------------------------------------------------------------
+
+  cardEl(card, { small = false, onto = null } = {}) {
+    const kind = String(card.kind || "");
+    return h(
+      "article",
+      {
+        class: `slay-card kind-${kind.replace(/[^a-z_]/g, "")}${small ? " small" : ""}`,
+        "aria-label": card.name,
+        dataset: { card: String(card.id) },
+      },
+      h(
+        "header",
+        { class: "slay-card-head" },
+        h("span", { class: "slay-kind", text: KIND_NAMES[kind] || kind }),
+        card.class ? h("span", { class: "slay-class", text: card.class }) : null,
+        card.roll
+          ? h("span", { class: "slay-need-roll", title: "roll needed for its effect", text: `${card.roll}+` })
+          : null,
+      ),
+      h("div", { class: "slay-card-name", text: card.name }),
+      card.text ? h("p", { class: "slay-card-text", text: card.text }) : null,
+      onto ? h("p", { class: "slay-small", text: `onto ${onto.name}` }) : null,
+    );
+  }
+
+  heroEl(hero) {
+    const node = this.cardEl(hero);
+    node.classList.add("in-party");
+    const marks = [];
+    if (hero.bonus) {
+      const why = "added to its rolls before any Modifier (Leader, slain Monsters, Item, boosts)";
+      marks.push(h("span", { class: "slay-mark bonus", title: why, text: `${signed(hero.bonus)} on its rolls` }));
+    }
+    if (hero.warded) {
+      const why = "cannot be destroyed, stolen or returned until its warder's next turn";
+      marks.push(h("span", { class: "slay-mark warded", title: why, text: "warded" }));
+    }
+    if (hero.rolled) {
+      const why = "rolled for already this turn";
+      marks.push(h("span", { class: "slay-mark rolled", title: why, text: "rolled this turn" }));
+    }
+    if (marks.length) node.append(h("div", { class: "slay-marks" }, marks));
+    if (hero.item) {
+      node.append(this.offer(this.itemEl(hero.item), this.claim(`card:${hero.item.id}`)));
+    }
+    return this.offer(node, this.claim(`card:${hero.id}`));
+  }
+
+  itemEl(item) {
+    return h(
+      "div",
+      {
+        class: `slay-item kind-${String(item.kind).replace(/[^a-z_]/g, "")}`,
+        "aria-label": item.name,
+        dataset: { card: String(item.id) },
+      },
+      h("span", { class: "slay-kind", text: KIND_NAMES[item.kind] || "Item" }),
+      h("span", { class: "slay-item-name", text: item.name }),
+      h("span", { class: "slay-card-text", text: item.text }),
+    );
+  }
+
+  // -- your hand --------------------------------------------------------------------------
+
+  hand() {
+    if (!this.mine()) return null;
+    const me = (this.view.table || [])[this.ctx.seat];
+    if (!me || !Array.isArray(me.hand)) return null;
+    return h(
+      "section",
+      { class: `slay-hand seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
+      h(
+        "h3",
+        { class: "slay-heading" },
+        "Your hand ",
+        h("span", { class: "slay-count", text: plural(me.hand.length, "card") }),
+      ),
+      me.hand.length
+        ? h(
+            "div",
+            { class: "slay-cards" },
+            me.hand.map((card) => this.offer(this.cardEl(card), this.claim(`card:${card.id}`))),
+          )
+        : h("p", { class: "slay-empty", text: "Your hand is empty." }),
+    );
+  }
+
+  // -- the Parties ------------------------------------------------------------------------
+
+  parties() {
+    return h(
+      "section",
+      { class: "slay-parties", "aria-label": "Parties" },
+      (this.view.table || []).map((seat) => this.party(seat)),
+    );
+  }
+
+  party(entry) {
+    const view = this.view;
+    const seat = entry.seat;
+    const own = seat === this.ctx.seat;
+    const winners = (view.result && view.result.winners) || [];
+    const classes = ["slay-party", `seat-${seat % 6}`];
+    if (seat === view.current && !view.result) classes.push("current");
+    if (this.decision && this.decision.seat === seat) classes.push("deciding");
+    if (own) classes.push("mine");
+    if (winners.includes(seat)) classes.push("winner");
+    const present = new Set((entry.party || []).map((hero) => hero.class));
+    if (entry.leader) present.add(entry.leader.class);
+    const have = CLASSES.filter((c) => present.has(c));
+    return h(
+      "article",
+      {
+        class: classes.join(" "),
+        "aria-label": `${this.name(seat)}'s Party`,
+        dataset: { seat: String(seat) },
+      },
+      h(
+        "header",
+        { class: "slay-party-head" },
+        h("span", { class: "seat-swatch" }),
+        h("span", { class: "slay-party-name", text: this.name(seat) }),
+        own ? h("span", { class: "you-tag", text: "you" }) : null,
+        winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
+        this.decision && this.decision.seat === seat && !view.result
+          ? h("span", { class: "slay-deciding", text: "deciding…" })
+          : null,
+        h("span", {
+          class: "slay-hand-size",
+          title: own ? "cards in your hand" : "cards in their hand (hidden)",
+          text: `${plural(entry.hand_size, "card")} in hand`,
+        }),
+      ),
+      h(
+        "div",
+        { class: "slay-party-body" },
+        entry.leader
+          ? this.leaderEl(entry.leader, own)
+          : h("p", { class: "slay-empty", text: "No Party Leader yet" }),
+        h(
+          "div",
+          { class: "slay-heroes" },
+          (entry.party || []).length
+            ? entry.party.map((hero) => this.heroEl(hero))
+            : h("p", { class: "slay-empty", text: "No Heroes yet" }),
+        ),
+        (entry.slain || []).length
+          ? h(
+              "div",
+              { class: "slay-slain", "aria-label": "slain Monsters" },
+              entry.slain.map((m, i) =>
+                this.offer(this.monsterEl(m, { slain: true }), own ? this.claim(`skill:${i + 1}`) : []),
+              ),
+            )
+          : null,
+      ),
+      h(
+        "footer",
+        { class: "slay-party-foot" },
+        h("span", {
+          class: "slay-classes",
+          title: "a Party of all six classes at the end of its turn wins",
+          text: `Classes ${have.length}/6${have.length ? `: ${have.join(", ")}` : ""}`,
+        }),
+        entry.attack_bonus
+          ? h("span", { class: "slay-bonus", text: `ATTACK rolls ${signed(entry.attack_bonus)}` })
+          : null,
+        entry.challenge_bonus
+          ? h("span", { class: "slay-bonus", text: `CHALLENGE rolls ${signed(entry.challenge_bonus)}` })
+          : null,
+        h("span", {
+          class: "slay-slain-count",
+          title: "three slain Monsters win",
+          text: `Slain ${(entry.slain || []).length}/3`,
+        }),
+      ),
+    );
+  }
+
+  leaderEl(leader, own) {
+    const node = h(
+      "div",
+      { class: "slay-leader", "aria-label": `Party Leader ${leader.name}` },
+      h(
+        "header",
+        { class: "slay-card-head" },
+        h("span", { class: "slay-kind", text: "Party Leader" }),
+        h("span", { class: "slay-class", text: leader.class }),
+      ),
+      h("div", { class: "slay-card-name", text: leader.name }),
+      h("p", { class: "slay-card-text", text: leader.skill }),
+    );
+    // A seat's skills are its Leader's, then its slain Monsters' (skill:0 is the Leader's).
+    return this.offer(node, own ? this.claim("skill:0") : []);
+  }
+
+  // -- the piles --------------------------------------------------------------------------
+
+  piles() {
+    const view = this.view;
+    const discard = view.discard || [];
+    // Searching the discard pile needs all of it; otherwise the top few say enough.
+    const searching = this.decision && this.decision.verb === "search" && this.legal.length > 0;
+    const shown = searching ? [...discard].reverse() : discard.slice(-DISCARD_SHOWN).reverse();
+    return h(
+      "section",
+      { class: "slay-piles", "aria-label": "The piles" },
+      h(
+        "div",
+        { class: "slay-deck" },
+        h("div", {
+          class: `slay-card-back${view.deck ? "" : " empty"}`,
+          "aria-hidden": "true",
+          text: view.deck ? "⚔" : "",
+        }),
+        h("span", { class: "slay-deck-count", text: `Main deck: ${plural(view.deck || 0, "card")}` }),
+      ),
+      h(
+        "div",
+        { class: "slay-discard" },
+        h(
+          "h3",
+          { class: "slay-heading" },
+          "Discard pile ",
+          h("span", { class: "slay-count", text: plural(discard.length, "card") }),
+        ),
+        shown.length
+          ? h(
+              "div",
+              { class: "slay-cards" },
+              shown.map((card) =>
+                this.offer(this.cardEl(card, { small: true }), this.claim(`card:${card.id}`)),
+              ),
+            )
+          : h("p", { class: "slay-empty", text: "Empty." }),
+        !searching && discard.length > DISCARD_SHOWN
+          ? h("p", {
+              class: "slay-small",
+              text: `and ${plural(discard.length - DISCARD_SHOWN, "more card")} below`,
+            })
+          : null,
+      ),
+    );
+  }
+}
+
+function odds(entry) {
+  const text = oddsText(entry.odds);
+  return text ? h("span", { class: "slay-odds", text }) : null;
+}
+
+/** Clicking (or Enter/Space on) a card sends its one legal action. */
+function makeClickable(node, entry, ctx) {
+  node.classList.add("playable");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("title", entry.label || entry.action);
+  node.dataset.action = entry.action;
+  const act = (event) => {
+    event.stopPropagation();
+    ctx.onAction(entry.action);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+}
