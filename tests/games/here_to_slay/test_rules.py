@@ -734,6 +734,9 @@ def test_optional_steps_ask_first_and_once_per_turn_skills_fire_once(tmp_path: P
     dice(st, 3, 3, 3, 3)
     act(st, f"roll:{first}")
     assert decision(st) == (0, "may_step") and texts(st) == ["use", "skip"]
+    # The question names what it offers, to the table and on the button.
+    assert GAME.view(st, 1)["decision"]["offer"] == "DRAW 2 cards"
+    assert GAME.label(st, Action("use")) == "Yes: DRAW 2 cards"
     act(st, "use")
     assert len(st.hands[0]) == 3, "2 from the Hero, then 1 from the Leader"
     act(st, f"roll:{second}")

@@ -22,7 +22,13 @@ from tavernkeep.engine.rng import Rng
 from tavernkeep.games.here_to_slay import effects, rolls, table, turn
 from tavernkeep.games.here_to_slay.cards import Catalog, build
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
-from tavernkeep.games.here_to_slay.content import HereToSlayPack, Monster, load
+from tavernkeep.games.here_to_slay.content import (
+    NAMED_EFFECTS,
+    HereToSlayPack,
+    Monster,
+    Step,
+    load,
+)
 from tavernkeep.games.here_to_slay.heuristic import HeuristicBot
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 from tavernkeep.games.here_to_slay.table import (
@@ -42,6 +48,29 @@ __all__ = ["HereToSlay", "HereToSlayState"]
 
 FACE_UP = 3
 """Monsters face up at the start (rulebook)."""
+
+
+def step_text(step: Step) -> str:
+    """A step in the cards' words ("SACRIFICE a Hero", "DISCARD 2 cards"): the pack gives
+    Monster punishments and optional steps as data, not text."""
+    if step.named is not None:
+        return NAMED_EFFECTS.get(step.named, step.named.replace("_", " "))
+    assert step.verb is not None
+    what = step.kind.replace("_", " ")
+    what = what if what == "card" else what.title()
+    count = "an" if what[0] in "AEIOU" else "a"
+    if step.count > 1:
+        count, what = str(step.count), f"{what}s"
+    return f"{step.verb.upper()} {count} {what}"
+
+
+def offer_text(state: HereToSlayState, top: Decision) -> str:
+    """What a "may" (an optional skill) or "may_step" (an optional step) offers."""
+    if top.kind == "may":
+        eid = top.args[0]
+        return next((sk.text for sk, e, _ in table.skills(state, top.seat) if e == eid), "")
+    eid, index = top.args
+    return step_text(state.catalog.effects[eid][index])
 
 
 def chance_at_least(need: int) -> float:
@@ -278,6 +307,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             return {
                 **card(h),
                 "class": table.hero_class(state, h),
+                "printed_class": cards[h].hero_class,
                 "roll": cards[h].roll,
                 # Public bonuses (Leader, slain Monsters, Item, this turn's boosts), as
                 # the roll will take them before any Modifier.
@@ -289,22 +319,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
         def monster(m: int) -> dict[str, Any]:
             info = cat.monsters[m]
-            # The pack gives a punishment as steps, not as text: say them as the cards do
-            # ("SACRIFICE a Hero", "DISCARD 2 cards").
-            steps = []
-            for step in info.punishment:
-                if step.verb is None:
-                    steps.append(str(step.named).replace("_", " "))
-                    continue
-                what = step.kind.replace("_", " ")
-                what = what if what == "card" else what.title()
-                count = "an" if what[0] in "AEIOU" else "a"
-                if step.count > 1:
-                    count, what = str(step.count), f"{what}s"
-                steps.append(f"{step.verb.upper()} {count} {what}")
             return {
                 **self._monster_json(info, m),
-                "punishes": ", then ".join(steps),
+                "punishes": ", then ".join(step_text(step) for step in info.punishment),
                 "draws": info.draw_on_slay,
             }
 
@@ -348,6 +365,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 decision["rolls"] = top.args[0]  # the window is over the last this many rolls
             elif top.kind in ("free_roll", "play_now"):
                 decision["card"] = card(top.args[0])
+            elif top.kind in ("may", "may_step"):
+                decision["offer"] = offer_text(state, top)
             elif top.kind == "target" and len(state.stack) > 1:
                 # The effect the chosen player is for (an id into the pack's effects).
                 below = state.stack[-2]
@@ -383,7 +402,12 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             "monster_deck": len(state.monster_deck),
             "monsters": [monster(m) for m in state.row],
             "table": seats,
-            "playing": [card(c) for c in state.playing],
+            # Each card being played, with who plays it.
+            "playing": [
+                {**card(f.args[0]), "by": f.seat}
+                for f in state.stack
+                if f.kind == "play" or f.kind == "cast"
+            ],
             # A Hero's roll waiting for its window: its target and the card aimed at are
             # public, so others may wait for them before modifying (RULES 16).
             "hero_rolls": [
@@ -542,7 +566,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             return "Skip"
         if kind == "use":
             top = state.stack[-1] if state.stack else None
-            return "Do it" if top is not None and top.kind == "may_step" else "Use the skill"
+            if top is not None and top.kind in ("may", "may_step"):
+                return f"Yes: {offer_text(state, top)}"
+            return "Yes"
         if kind == "target":
             return f"Choose {player(int(args[0]))}"
         if kind == "leader":

@@ -33,8 +33,8 @@ DECISIONS = {
     "pick": "{who} to choose what to {verb}",
     "aim": "{who} to aim: the card to {verb}, chosen before the roll",
     "free_roll": "{who} may roll at once, free, for {card}",
-    "may": "{who} may use a skill",
-    "may_step": "{who} may do the next step of an effect",
+    "may": "{who} may use a skill{offer}",
+    "may_step": "{who} may choose to{offer}",
     "target": "{who} to choose a player",
     "play_now": "{who} may play {card} at once",
     "leader": "{who} to choose a Party Leader",
@@ -67,7 +67,11 @@ def roll_text(roll: Json) -> str:
 
 
 def _hero_line(hero: Json) -> str:
-    line = f"• {_card(hero)} ({escape(hero['class'])}, {hero['roll']}+)"
+    cls = escape(hero["class"])
+    if hero.get("printed_class") and hero["printed_class"] != hero["class"]:
+        cls += f" [dim](a {escape(hero['printed_class'])} in a mask)[/]"
+    bonus = f" {hero['bonus']:+d}" if hero.get("bonus") else ""
+    line = f"• {_card(hero)} ({cls}, {hero['roll']}+{bonus})"
     if hero["item"]:
         line += f" + {_card(hero['item'])}"
     marks = [m for m in ("warded", "rolled") if hero[m]]
@@ -190,7 +194,10 @@ def decision_text(view: Json) -> str:
         default = {"free_roll": "the Hero just played", "play_now": "the card just drawn"}
         subject = _card(playing[-1]) + ", being played" if playing else default.get(kind, "")
     text = DECISIONS.get(kind, "{who} to decide (" + kind + ")").format(
-        who=_player(decision["seat"]), card=subject, verb=escape(str(decision.get("verb", "")))
+        who=_player(decision["seat"]),
+        card=subject,
+        verb=escape(str(decision.get("verb", ""))),
+        offer=f": {escape(decision['offer'])}" if decision.get("offer") else "",
     )
     if kind == "turn":
         text += f" ({_plural(view['action_points'], 'action point')} left)"
@@ -213,7 +220,7 @@ def render(view: Json) -> RenderableType:
         mine = view["table"][view["seat"]]["hand"] or []
         parts.append(_hand(mine, "Your hand") if mine else Text("Your hand is empty."))
     if view["playing"]:
-        cards = ", ".join(_card(c) for c in view["playing"])
+        cards = ", ".join(f"{_card(c)} ({_player(c['by'])})" for c in view["playing"])
         parts.append(Text.from_markup(f"Being played: {cards}"))
     parts.extend(_rolls(view))
     decision = view["decision"]

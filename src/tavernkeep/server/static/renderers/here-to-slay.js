@@ -320,8 +320,10 @@ class Board {
       case "target":
         return asked ? "Choose a player for the effect." : `${who} chooses a player for the effect.`;
       case "may":
-      case "may_step":
-        return asked ? "Use the skill?" : `${who} may use a skill.`;
+      case "may_step": {
+        const offer = d.offer ? `: ${d.offer}` : "";
+        return asked ? `Do you want to${offer}?` : `${who} may choose to${offer}.`;
+      }
       case "leader":
         return asked ? "Choose your Party Leader." : `${who} chooses a Party Leader.`;
       default:
