@@ -75,6 +75,8 @@ def open_window(st: HereToSlayState, roller: int, rolls: int) -> None:
 
 
 def modifier_actions(st: HereToSlayState, seat: int, rolls: int) -> list[Action]:
+    if st.catalog.modifiers.isdisjoint(st.hands[seat]):
+        return [PASS]  # the common case: every seat is asked, most hold no Modifier
     extras: list[int] = [0]
     for skill, _, _ in skills(st, seat):
         if skill.trigger == "on_play_modifier" and skill.bonus:

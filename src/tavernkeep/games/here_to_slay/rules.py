@@ -227,7 +227,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             if action.kind == "pass":
                 open_rolls, passes = top.args
                 state.stack[-1] = Decision(
-                    (seat + 1) % state.players, "modifier", (open_rolls, passes + 1)
+                    (seat + 1) % len(state.hands), "modifier", (open_rolls, passes + 1)
                 )
             else:
                 rolls.modify(state, seat, action, ev)
@@ -235,7 +235,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             if action.kind == "pass":
                 player_seat, card, offset = top.args
                 state.stack[-1] = Decision(
-                    (player_seat + offset + 1) % state.players,
+                    (player_seat + offset + 1) % len(state.hands),
                     "challenge",
                     (player_seat, card, offset + 1),
                 )
@@ -290,8 +290,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         checks every action a simulation plays."""
         if top.kind == "turn":
             return turn.is_turn_action(state, action)
-        if top.kind == "modifier" and action == PASS:
-            return True  # every Modifier window lets its seat pass
+        if (top.kind == "modifier" or top.kind == "challenge") and action == PASS:
+            return True  # every window lets its seat pass
         return action in self.legal_actions(state)
 
     def view(self, state: HereToSlayState, seat: int | None) -> dict[str, Any]:

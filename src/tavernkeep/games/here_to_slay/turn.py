@@ -346,7 +346,7 @@ def resolve_cast(st: HereToSlayState, ev: Events) -> None:
 def advance(st: HereToSlayState, ev: Events) -> None:
     """Work off frames until a seat must decide (or the game is over)."""
     stack = st.stack
-    n = st.players
+    n = len(st.hands)
     while stack:
         if st.ending:
             stack.clear()
