@@ -78,8 +78,10 @@ class HeuristicBot:
         if kind == "target":
             return reading.target(actions)
         if kind == "leader":
-            return max(actions, key=lambda a: LEADER_TASTE.get(
-                cat.leaders[int(a.args[0])].skill.trigger, 1.0))
+            return max(
+                actions,
+                key=lambda a: LEADER_TASTE.get(cat.leaders[int(a.args[0])].skill.trigger, 1.0),
+            )
         if kind == "play_now":
             plays = [a for a in actions if a.kind == "play"]
             return max(plays, key=reading.play_value) if plays else actions[0]
@@ -170,7 +172,8 @@ class Reading:
         verb, count = step.verb, step.count
         mine = step.who == "self"
         if verb == "draw":
-            return count * CARD if mine else (count * CARD if step.who == "chosen_player" else 0)
+            # A chosen player's DRAW is this bot's own: it chooses itself (see `target`).
+            return count * CARD if step.who in ("self", "chosen_player") else 0.0
         if verb == "discard":
             if mine:
                 return -0.8 * count
@@ -227,32 +230,34 @@ class Reading:
             value += 0.4 * max(0.0, self.effect_value(c.effect))
             return value
         if c.kind == MAGIC:
-            return self.effect_value(c.effect) + (
-                CARD if self.seats[self.me]["leader"] and self.cat.leaders[
-                    self.seats[self.me]["leader"]["id"]].skill.trigger == "on_play_magic"
-                else 0.0
-            )
+            # The Ember Sage draws a card for each Magic card played.
+            drawn = CARD if self.leader_trigger(self.me) == "on_play_magic" else 0.0
+            return self.effect_value(c.effect) + drawn
         hero = int(action.args[1])
         owner = self.owner(hero)
         target = next(h for h in self.seats[owner]["party"] if h["id"] == hero)
         if c.kind == CURSED:
             if owner == self.me:
                 return -3.0
-            return 1.2 + 0.3 * self.threat(owner) / max(1.0, self.threat(self.me)) + (
-                0.5 * (target["class"] not in [h["class"] for h in
-                                                self.seats[owner]["party"] if h is not target])
-            )
+            # Best on the leader's Heroes, and on a Hero that is its Party's only one
+            # of its class.
+            others = [h["class"] for h in self.seats[owner]["party"] if h is not target]
+            alone = 0.5 if target["class"] not in others else 0.0
+            return 1.2 + 0.3 * self.threat(owner) / max(1.0, self.threat(self.me)) + alone
         value = 1.5
         if c.counts_as:
             if c.counts_as not in self.classes(self.me):
-                same = sum(1 for h in self.seats[self.me]["party"]
-                           if h["class"] == target["class"])
+                same = sum(1 for h in self.seats[self.me]["party"] if h["class"] == target["class"])
                 value += NEW_CLASS if same > 1 else 0.3
             else:
                 value = 0.2
         elif c.skill is not None and c.skill.bonus:
             value += 0.15 * target["roll"]  # a bonus helps most where the roll is hard
         return value
+
+    def leader_trigger(self, seat: int) -> str:
+        leader = self.seats[seat]["leader"]
+        return self.cat.leaders[leader["id"]].skill.trigger if leader else ""
 
     def turn(self, actions: list[Action], info: InfoSet) -> Action:
         """Plan the action points left: the best one-point actions, or an ATTACK (two
@@ -316,16 +321,17 @@ class Reading:
             helped, _ = self.attack_chances(
                 m.slay_roll, m.punishment_roll, m.inverted, bonus + plus
             )
-            slay, punish = helped, punish * (1.0 - (helped - slay))
-            value = slay * self.slay_value() - (helped - slay) * MODIFIER_SPENT
+            # The share of rolls the Modifier saves costs the card; those it turns into a
+            # slay no longer punish.
+            saved = helped - slay
+            slay, punish = helped, punish * (1.0 - saved)
+            value = slay * self.slay_value() - saved * MODIFIER_SPENT
         else:
             value = slay * self.slay_value()
         sacrifice = any(step.verb == "sacrifice" for step in m.punishment)
         if sacrifice:
             # The Hero this bot would give up: its least valuable one.
-            penalty = min(
-                (self.hero_worth(self.me, h) for h in me["party"]), default=PUNISHED_HERO
-            )
+            penalty = min((self.hero_worth(self.me, h) for h in me["party"]), default=PUNISHED_HERO)
         else:
             penalty = 1.6
         return value - punish * penalty
@@ -337,10 +343,8 @@ class Reading:
         ]
         best = max((v for v in amounts if v > 0), default=0)
         leader = self.seats[self.me]["leader"]
-        if best and leader:
-            skill = self.cat.leaders[leader["id"]].skill
-            if skill.trigger == "on_play_modifier" and skill.bonus:
-                best += max(skill.bonus)
+        if best and self.leader_trigger(self.me) == "on_play_modifier":
+            best += max(self.cat.leaders[leader["id"]].skill.bonus or (0,))
         return best
 
     @staticmethod
@@ -543,9 +547,7 @@ class Reading:
         eid = int(self.view["decision"].get("effect", -1))
         if eid < 0:
             return False
-        return any(
-            s.verb == "draw" and s.who == "chosen_player" for s in self.cat.effects[eid]
-        )
+        return any(s.verb == "draw" and s.who == "chosen_player" for s in self.cat.effects[eid])
 
 
 TWO_DICE = [a + b for a in range(1, 7) for b in range(1, 7)]
@@ -561,4 +563,3 @@ def at_most(limit: int) -> float:
 
 def _matches(kind: str, what: str) -> bool:
     return what == "card" or what == kind or (what == "any_item" and kind in (ITEM, CURSED))
-

@@ -159,6 +159,16 @@ class Board {
     return map;
   }
 
+  /** The legal actions about a card in `cards`, or about the copy of it that the game
+   *  offers: identical copies are one choice (RULES 30), and every copy in a hand
+   *  should look as playable as the one the actions name. */
+  claimCopy(cards, card) {
+    const own = this.claim(`card:${card.id}`);
+    if (own.length) return own;
+    const twin = cards.find((c) => c.name === card.name && this.byTarget.has(`card:${c.id}`));
+    return twin ? this.claim(`card:${twin.id}`) : own;
+  }
+
   /** The legal actions about one thing, marked as shown there. */
   claim(key) {
     const entries = this.byTarget.get(key) || [];
@@ -657,7 +667,7 @@ class Board {
         ? h(
             "div",
             { class: "slay-cards" },
-            me.hand.map((card) => this.offer(this.cardEl(card), this.claim(`card:${card.id}`))),
+            me.hand.map((card) => this.offer(this.cardEl(card), this.claimCopy(me.hand, card))),
           )
         : h("p", { class: "slay-empty", text: "Your hand is empty." }),
     );
