@@ -141,6 +141,8 @@ def test_ties_go_to_the_challenger() -> None:
     (challenge,) = give(st, 2, "Not So Fast!")
     act(st, f"play:{lark}")
     assert decision(st) == (2, "challenge")
+    # The exact chance is shown beside the choice: 2d6 against 2d6, ties to the challenger.
+    assert GAME.odds(st, Action("challenge")) == {"success": 721 / 1296}
     dice(st, 3, 4, 4, 3)  # the challenger rolls first
     act(st, "challenge")
     assert lark in st.discard and challenge in st.discard
@@ -742,3 +744,15 @@ def test_optional_steps_ask_first_and_once_per_turn_skills_fire_once(tmp_path: P
     act(st, f"roll:{second}")
     act(st, "skip")
     assert len(st.hands[0]) == 3, "skipped, and the Leader's skill is spent this turn"
+
+
+def test_the_challenge_odds_count_the_iron_boars_bonus() -> None:
+    st = new_game(4)  # seat 3 leads with The Iron Boar: +2 to CHALLENGE rolls
+    (lark,) = give(st, 0, "Lark the Busker")
+    give(st, 3, "Not So Fast!")
+    act(st, f"play:{lark}")
+    assert decision(st) == (3, "challenge")
+    twice = [a + b for a in range(1, 7) for b in range(1, 7)]
+    expected = sum(1 for c in twice for d in twice if c + 2 >= d) / 1296
+    assert GAME.odds(st, Action("challenge")) == {"success": expected}
+    assert expected > 0.75

@@ -78,6 +78,13 @@ def chance_at_least(need: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
 
 
+def chance_at_least_other(edge: int) -> float:
+    """P(2d6 + edge >= another 2d6): a challenger's chance, `edge` its bonus over the
+    defender's."""
+    totals = [a + b for a in range(1, 7) for b in range(1, 7)]
+    return sum(1 for mine in totals for theirs in totals if mine + edge >= theirs) / 1296
+
+
 def chance_at_most(limit: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= limit) / 36
 
@@ -598,6 +605,13 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if hero != NONE:
             bonus = rolls.roll_bonus(state, seat, HERO_ROLL, hero)
             return {"success": chance_at_least(cat.cards[hero].roll - bonus)}
+        if action.kind == "challenge":
+            # Both roll 2d6 with their bonuses; equal or higher stops the card (RULES 13).
+            defender = state.stack[-1].args[0]
+            edge = rolls.roll_bonus(state, seat, CHALLENGE_ROLL) - rolls.roll_bonus(
+                state, defender, CHALLENGE_ROLL
+            )
+            return {"success": chance_at_least_other(edge)}
         if action.kind == "attack":
             m = cat.monsters[int(action.args[0])]
             bonus = rolls.roll_bonus(state, seat, ATTACK_ROLL)
