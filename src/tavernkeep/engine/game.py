@@ -82,7 +82,11 @@ class Game(ABC, Generic[S, C]):
     seat_facts: ClassVar[dict[str, str]] = {}
     """Facts of `Result.facts` that label each seat (a list, one label a seat), with the
     heading a report gives them: `simulate` breaks win rates down by each, e.g.
-    {"leader": "Party Leader"}."""
+    {"leader": "Party Leader"}. A seat may hold several labels (a list): the quests it
+    held, each counted once for that seat."""
+    score_parts: ClassVar[dict[str, str]] = {}
+    """Facts of `Result.facts` that split each seat's score by where it came from (a
+    number a seat), with their headings: `simulate` reports the mean and share of each."""
 
     # -- configuration and content -------------------------------------------------
 

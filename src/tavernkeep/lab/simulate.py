@@ -48,6 +48,8 @@ class Tally:
     labelled: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Seats played under each label of the game's `seat_facts`: (fact, label) -> seats."""
     labelled_wins: dict[tuple[str, str], Fraction] = field(default_factory=dict)
+    parts: Counter[str] = field(default_factory=Counter)
+    """Totals over every seat of each of the game's `score_parts`."""
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -63,6 +65,7 @@ class Tally:
         self.endings.update(other.endings)
         self.lengths.update(other.lengths)
         self.labelled.update(other.labelled)
+        self.parts.update(other.parts)
         for key, wins in other.labelled_wins.items():
             self.labelled_wins[key] = self.labelled_wins.get(key, Fraction(0)) + wins
 
@@ -93,6 +96,7 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
     other_scores = [Fraction(0)] * players
     turns = actions = 0
     seat_facts = tuple(game.seat_facts)
+    score_parts = tuple(game.score_parts)
     # Like `shared`: wins under a label, counted by how many seats shared them.
     labelled_shared: dict[tuple[str, str], list[int]] = {}
     for index in range(start, stop):
@@ -123,11 +127,16 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
         for fact in seat_facts:
             labels = result.facts[fact]
             for seat in range(players):
-                key = (fact, str(labels[seat]))
-                tally.labelled[key] += 1
-                if seat in result.winners:
-                    counts = labelled_shared.setdefault(key, [0] * (players + 1))
-                    counts[sharers] += 1
+                # One label a seat (a Party Leader) or several (the quests it held).
+                held = labels[seat]
+                for label in held if isinstance(held, list) else [held]:
+                    key = (fact, str(label))
+                    tally.labelled[key] += 1
+                    if seat in result.winners:
+                        counts = labelled_shared.setdefault(key, [0] * (players + 1))
+                        counts[sharers] += 1
+        for fact in score_parts:
+            tally.parts[fact] += sum(result.facts[fact])
     for key, counts in labelled_shared.items():
         tally.labelled_wins[key] = sum(
             (Fraction(c, k) for k, c in enumerate(counts) if c), Fraction(0)
@@ -239,6 +248,16 @@ def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[
                 }
             )
         groups[fact] = {"heading": heading, "rows": rows}
+    score_parts = get_game(batch.game).score_parts
+    whole = sum(tally.parts[fact] for fact in score_parts) or 1
+    parts = {
+        fact: {
+            "heading": heading,
+            "mean_per_seat": tally.parts[fact] / (games * n),
+            "share": tally.parts[fact] / whole,
+        }
+        for fact, heading in score_parts.items()
+    }
     return {
         "game": batch.game,
         "games": games,
@@ -252,6 +271,7 @@ def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[
         "mean_turns": tally.turns / games,
         "turns": length_summary(tally.lengths),
         "groups": groups,
+        "score_parts": parts,
         "mean_actions": tally.actions / games,
         "endings": dict(sorted(tally.endings.items())),
         "workers": workers,
@@ -368,6 +388,11 @@ def print_report(report: dict[str, Any]) -> None:
                 "[bold red]out of balance[/]" if row["out_of_balance"] else "",
             )
         console.print(by)
+    if report["score_parts"]:
+        split = Table("score from", "mean a seat", "share")
+        for part in report["score_parts"].values():
+            split.add_row(part["heading"], f"{part['mean_per_seat']:.2f}", f"{part['share']:.1%}")
+        console.print(split)
     t = report["turns"]
     console.print(
         f"game length in turns: mean {t['mean']:.1f}, median {t['median']}, "
