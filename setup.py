@@ -28,6 +28,10 @@ HOT_PATHS = [
     "src/tavernkeep/games/here_to_slay/effects.py",
     "src/tavernkeep/games/here_to_slay/turn.py",
     "src/tavernkeep/games/here_to_slay/rules.py",
+    "src/tavernkeep/games/crits_and_tricks/state.py",
+    "src/tavernkeep/games/crits_and_tricks/tricks.py",
+    "src/tavernkeep/games/crits_and_tricks/history.py",
+    "src/tavernkeep/games/crits_and_tricks/rules.py",
 ]
 
 ext_modules = []

@@ -42,7 +42,7 @@ def dice_text(dice: list[int]) -> str:
     return "  ".join(f"{DIE_FACES.get(d, '')}{d}" for d in dice)
 
 
-GOOD = frozenset({"success", "slay"})
+GOOD = frozenset({"success", "slay", "quest", "loot"})
 BAD = frozenset({"failure", "punished"})
 """Event kinds that are an outcome, coloured as one (a game may use either or neither)."""
 
@@ -63,13 +63,17 @@ def event_line(event: Event) -> str:
         return f"  🎲 {dice_text(dice)}   [bold]{text}[/]"
     if event.kind == "modifier" and "total" in data:
         return f"  ± [yellow]{text}[/]"
+    if event.kind == "dice":  # a seat's dice, rolled in the open (Crits & Tricks)
+        return f"  🎲 {text}"
+    if event.kind == "crit":
+        return f"  ± [yellow]{text}[/]"
     if event.kind in GOOD:
         return f"  [green]{text}[/]"
     if event.kind in BAD:
         return f"  [red]{text}[/]"
-    if event.kind in ("game-over", "end-triggered"):
+    if event.kind in ("game-over", "end-triggered", "extra-round"):
         return f"[bold yellow]{text}[/]"
-    if event.kind == "turn":
+    if event.kind in ("turn", "round", "trick"):
         return f"[bold]{text}[/]"
     return f"  {text}"
 

@@ -1,0 +1,376 @@
+"""The Crits & Tricks heuristic bot: win the tricks worth winning with the dice that fit.
+
+Dice are public, so the bot knows every die its opponents still hold. For a card and a
+die it estimates the chance of taking the trick: it must beat the cards on the table, and
+each opponent still to play must either fail to follow suit (judged from the cards not
+seen yet) or hold no unused die that beats it. A trick is worth its Bards, the quests the
+play would complete, and the lead of the next trick. A die is worth keeping for the
+tricks ahead in proportion to how well it fits the suits left in hand, so a 20 is kept for
+a Barbarian or Paladin trick and a 1 for a Rogue trick: that is the pairing planned over
+the round. Re-rolls and crits are taken when they raise the chance by more than the card
+or the risk costs. It reads only its view and the public pack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.match import InfoSet
+from tavernkeep.games.crits_and_tricks.content import SUITS, CritsAndTricksPack, Quest
+from tavernkeep.games.crits_and_tricks.history import Play, Trick, play_meets
+from tavernkeep.games.crits_and_tricks.tricks import (
+    BARBARIAN,
+    BARD,
+    DRUID,
+    PALADIN,
+    ROGUE,
+    WIZARD,
+    Lay,
+    winner,
+)
+
+DICE = (4, 6, 8, 10, 12, 20)
+TRICK = 1.0
+"""Taking a trick, before its Bards and quests: the next lead, and Barkeep counts."""
+KEEP_DIE = 0.8
+"""How much a die that fits the suits still in hand weighs against the trick at hand."""
+SPARE_CARD = 0.15
+"""A card spent on a crit while the hand still has one for every trick left."""
+NEEDED_CARD = 1.0
+"""A card spent on a crit that will leave a trick unplayed at the end of the round."""
+FOLLOW_ODDS_FLOOR = 0.05
+
+
+def fit(suit: int, value: int, size: int) -> float:
+    """How well a die showing `value` suits a card of `suit` (0..1)."""
+    if suit in (BARBARIAN, PALADIN):
+        return value / 20
+    if suit == ROGUE:
+        return (21 - value) / 20
+    if suit == WIZARD:
+        return 1.0 - min(abs(value - 5), 10) / 10
+    if suit == DRUID:
+        return 0.7 * value / 20 + 0.15
+    return max(fit(s, value, size) for s in (BARBARIAN, ROGUE, WIZARD))
+
+
+def beats(led: int, lead_size: int, mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
+    """Whether a later follower showing `theirs` (value, size) would beat `mine` on the
+    suit's rule, ties going to the larger die and then to the later card (theirs)."""
+    (mv, ms), (tv, ts) = mine, theirs
+    if led == BARBARIAN:
+        a, b = tv, mv
+    elif led == ROGUE:
+        a, b = -tv, -mv
+    elif led == WIZARD:
+        a, b = -abs(tv - 5), -abs(mv - 5)
+    elif led == PALADIN:
+        if ts != lead_size:
+            return False
+        if ms != lead_size:
+            return True
+        a, b = tv, mv
+    else:  # Druid: the second-highest value; a higher die lets mine be second
+        return tv > mv
+    return a > b or (a == b and ts >= ms)
+
+
+class HeuristicBot:
+    name = "bot:heuristic"
+
+    def choose(self, info: InfoSet) -> Action:
+        actions = info.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        view = info.view()
+        pack: CritsAndTricksPack = info.content()
+        reading = Reading(view, pack, info.seat)
+        kind = view["decision"]["kind"]
+        if kind == "play":
+            return max(actions, key=reading.play_value)
+        if kind in ("reroll", "bard"):
+            return reading.reroll(actions)
+        if kind == "crit":
+            return reading.crit(actions)
+        if kind == "keep":
+            return min(actions, key=lambda a: reading.quest_worth(pack.quest[int(a.args[0])]))
+        if kind == "barkeep":
+            return max(actions, key=lambda a: reading.barkeep_taste(int(a.args[0])))
+        return actions[0]
+
+
+class Reading:
+    """One decision's view, read for the bot."""
+
+    def __init__(self, view: dict[str, Any], pack: CritsAndTricksPack, me: int) -> None:
+        self.view = view
+        self.pack = pack
+        self.me = me
+        self.n = view["players"]
+        self.seats = view["seats"]
+        mine = self.seats[me]
+        self.hand = [SUITS.index(c["suit"]) for c in mine["hand"] or []]
+        self.hand_ids = [int(c["id"]) for c in mine["hand"] or []]
+        self.dice = [(d["value"], d["die"]) for d in mine["dice"] if not d["used"]]
+        self.table = view["table"]
+        self.led = SUITS.index(view["led"]) if view["led"] else -1
+        self.tricks_left = 6 - len(view["tricks"])
+        quests = mine["quests"] if mine["quests"] is not None else view["public_quests"] or []
+        self.quests: list[Quest] = [pack.quest[q["id"]] for q in quests]
+
+    # -- the chance of taking the trick --------------------------------------------
+
+    def later_seats(self) -> list[int]:
+        """Opponents still to play to this trick (after this bot)."""
+        played = {c["seat"] for c in self.table} | {self.me}
+        start = self.view["leader"]
+        order = [(start + k) % self.n for k in range(self.n)]
+        return [s for s in order if s not in played and self.seats[s]["hand_size"] > 0]
+
+    def follow_odds(self, seat: int, led: int) -> float:
+        """The chance `seat` holds a card of the led suit or a Bard, from the cards not
+        seen: the deck composition less this bot's hand and the cards played."""
+        suits = [SUITS.index(s) for s in self.view["suits"]]
+        deck = self.pack.deck
+        per_suit = deck.copies if self.n > 2 else deck.two_player_copies
+        bards = deck.bards if self.n > 2 else deck.two_player_bards
+        total = per_suit * (len(suits) - 1) + bards
+        matching = (per_suit if led != BARD else 0) + bards
+        seen = [s for s in self.hand] + [SUITS.index(c["card"]["suit"]) for c in self.table]
+        for t in self.view["tricks"]:
+            seen.extend(SUITS.index(p["suit"]) for p in t["plays"])
+        unseen = max(1, total - len(seen))
+        match_left = max(0, matching - sum(1 for s in seen if s in (led, BARD)))
+        q = match_left / unseen
+        h = int(self.seats[seat]["hand_size"])
+        return max(FOLLOW_ODDS_FLOOR, 1.0 - (1.0 - q) ** h)
+
+    def win_chance(self, suit: int, value: int, size: int, led: int, paladin: bool) -> float:
+        followed = not self.table or suit in (led, BARD)
+        if not followed:
+            return 0.0
+        lays = [
+            Lay(
+                c["seat"],
+                SUITS.index(c["card"]["suit"]),
+                c["followed"],
+                c["die"],
+                c["value"],
+                k + (self.n + 1 if c["last"] else 0),
+                1 if c["paladin"] else -1,
+            )
+            for k, c in enumerate(self.table)
+        ]
+        lays.append(Lay(self.me, suit, True, size, value, len(lays), 2 if paladin else -1))
+        if winner(led, lays) != self.me:
+            return 0.0
+        lead_size = lays[0].die
+        chance = 1.0
+        for seat in self.later_seats():
+            theirs = [
+                (d["value"], d["die"]) for d in self.seats[seat]["dice"] if not d["used"]
+            ]
+            if led == DRUID:
+                can = any(self.druid_loses(lays, seat, t) for t in theirs)
+            else:
+                can = not paladin and any(
+                    beats(led, lead_size, (value, size), t) for t in theirs
+                )
+            if can:
+                chance *= 1.0 - 0.85 * self.follow_odds(seat, led)
+        return chance
+
+    def druid_loses(self, lays: list[Lay], seat: int, theirs: tuple[int, int]) -> bool:
+        extra = Lay(seat, DRUID, True, theirs[1], theirs[0], len(lays), -1)
+        return winner(DRUID, [*lays, extra]) != self.me
+
+    # -- what a trick and a die are worth ----------------------------------------------
+
+    def trick_worth(self, suit: int, value: int, size: int, led: int, won: bool) -> float:
+        bards = sum(1 for c in self.table if c["card"]["suit"] == "Bard") + (suit == BARD)
+        worth = (TRICK + bards) if won else 0.0
+        for quest in self.quests:
+            if self.completes(quest, suit, value, size, led, won):
+                worth += quest.loot
+        return worth
+
+    def completes(
+        self, quest: Quest, suit: int, value: int, size: int, led: int, won: bool
+    ) -> bool:
+        if quest.times > 1:
+            return False  # counted over several tricks: not judged play by play
+        play = Play(self.me, -1, SUITS[suit], True, size, value, (), False)
+        others = tuple(
+            Play(c["seat"], -1, c["card"]["suit"], c["followed"], c["die"], c["value"], (), False)
+            for c in self.table
+        )
+        trick = Trick(
+            7 - self.tricks_left,
+            self.view["leader"],
+            SUITS[led],
+            (*others, play),
+            self.me if won else -1,
+        )
+        return play_meets(quest.when, trick, play)
+
+    def keep_worth(self, die_value: int, die_size: int, card_index: int) -> float:
+        """What the die is worth for the rest of the round: its best fit with a card left."""
+        rest = [s for k, s in enumerate(self.hand) if k != card_index]
+        if not rest or self.tricks_left <= 1:
+            return 0.0
+        return KEEP_DIE * max(fit(s, die_value, die_size) for s in rest)
+
+    def play_value(self, action: Action) -> float:
+        card = int(action.args[0])
+        size = int(action.args[1])
+        index = self.hand_ids.index(card)
+        suit = self.hand[index]
+        value = next(v for v, s in self.dice if s == size)
+        led = SUITS.index(str(action.args[2]).capitalize()) if len(action.args) > 2 else (
+            self.led if self.table else suit
+        )
+        chance = self.win_chance(suit, value, size, led, paladin=False)
+        gain = chance * self.trick_worth(suit, value, size, led, True) + (
+            1 - chance
+        ) * self.trick_worth(suit, value, size, led, False)
+        # A Bard kept in hand always follows and may be a point later.
+        card_cost = 0.3 if suit == BARD else 0.0
+        return gain - self.keep_worth(value, size, index) - card_cost
+
+    # -- re-rolls, crits ------------------------------------------------------------
+
+    def mine(self) -> dict[str, Any]:
+        return next(c for c in self.table if c["seat"] == self.me)
+
+    def current(self) -> tuple[int, int, int, int, bool]:
+        c = self.mine()
+        led = self.led
+        return SUITS.index(c["card"]["suit"]), c["value"], c["die"], led, c["paladin"]
+
+    def expected_after_reroll(self) -> float:
+        suit, _, size, led, paladin = self.current()
+        total = 0.0
+        for face in range(1, size + 1):
+            chance = self.win_chance_on_table(suit, face, size, led, paladin)
+            total += chance * self.trick_worth(suit, face, size, led, True) + (
+                1 - chance
+            ) * self.trick_worth(suit, face, size, led, False)
+        return total / size
+
+    def now_value(self) -> float:
+        suit, value, size, led, paladin = self.current()
+        chance = self.win_chance_on_table(suit, value, size, led, paladin)
+        return chance * self.trick_worth(suit, value, size, led, True) + (
+            1 - chance
+        ) * self.trick_worth(suit, value, size, led, False)
+
+    def win_chance_on_table(
+        self, suit: int, value: int, size: int, led: int, paladin: bool
+    ) -> float:
+        """As `win_chance`, with this bot's own card taken off the table first."""
+        saved = self.table
+        self.table = [c for c in saved if c["seat"] != self.me]
+        try:
+            return self.win_chance(suit, value, size, led, paladin)
+        finally:
+            self.table = saved
+
+    def reroll(self, actions: list[Action]) -> Action:
+        better = self.expected_after_reroll() > self.now_value() + 0.05
+        return next(a for a in actions if a.kind == ("reroll" if better else "keep"))
+
+    def crit(self, actions: list[Action]) -> Action:
+        suit, value, size, led, paladin = self.current()
+        now = self.now_value()
+        spare = len(self.hand) > self.tricks_left - 1
+        cost = SPARE_CARD if spare else NEEDED_CARD
+        best, best_gain = next(a for a in actions if a.kind == "done"), 0.0
+        for action in actions:
+            if action.kind != "crit":
+                continue
+            crit_suit = self.hand[self.hand_ids.index(int(action.args[0]))]
+            after = self.after_crit(crit_suit, action, suit, value, size, led, paladin)
+            gain = after - now - cost - (0.3 if crit_suit == BARD else 0.0)
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+    def after_crit(
+        self,
+        crit_suit: int,
+        action: Action,
+        suit: int,
+        value: int,
+        size: int,
+        led: int,
+        paladin: bool,
+    ) -> float:
+        def worth(v: int, s: int, pal: bool) -> float:
+            chance = self.win_chance_on_table(suit, v, s, led, pal)
+            return chance * self.trick_worth(suit, v, s, led, True) + (
+                1 - chance
+            ) * self.trick_worth(suit, v, s, led, False)
+
+        if crit_suit == BARBARIAN:
+            return worth(value + int(action.args[1]), size, paladin)
+        if crit_suit == PALADIN:
+            return worth(value, size, True)
+        if crit_suit == WIZARD:
+            other = int(action.args[1])
+            used = next(d for d in self.seats[self.me]["dice"] if d["die"] == other)
+            # The freed die comes back for a later trick.
+            return worth(used["value"], other, paladin) + self.keep_worth_die(value, size)
+        if crit_suit == BARD:
+            return sum(worth(face, size, paladin) for face in range(1, size + 1)) / size
+        # Rogue (ties by order) and Druid (an opponent's re-roll): modest, rarely decisive.
+        return self.now_value() + 0.05
+
+    def keep_worth_die(self, value: int, size: int) -> float:
+        if not self.hand or self.tricks_left <= 1:
+            return 0.0
+        return KEEP_DIE * max(fit(s, value, size) for s in self.hand)
+
+    # -- quests and the Barkeep -------------------------------------------------------
+
+    def quest_worth(self, quest: Quest) -> float:
+        """Loot times a rough chance: every condition a quest sets makes it harder."""
+        when = quest.when
+        conditions = sum(
+            1
+            for f in (
+                when.suit, when.led, when.leading, when.followed, when.die, when.crit,
+                when.crits, when.rerolled, when.trick, when.bards, when.highest, when.lowest,
+            )
+            if f is not None
+        )
+        if when.value is not None:
+            conditions += 2
+        elif when.min_value is not None or when.max_value is not None:
+            conditions += 1
+        chance = 0.75**conditions * (0.5 ** (quest.times - 1))
+        if when.suit is not None and SUITS.index(when.suit) in self.hand:
+            chance *= 1.5
+        return quest.loot * chance
+
+    def barkeep_taste(self, b: int) -> float:
+        challenge = self.pack.barkeep[b]
+        measure = challenge.measure
+        bards = sum(1 for s in self.hand if s == BARD)
+        high = max((v for v, _ in self.dice), default=0)
+        total = sum(v for v, _ in self.dice)
+        score = {
+            "tricks_won": total / 30,
+            "bards_won": bards / 2,
+            "crits_used": (len(self.hand) - 6) / 2,
+            "rerolls": 0.5,
+            "cards_left": (len(self.hand) - 6) / 2,
+            "highest_value": high / 20,
+            "total_value": total / 40,
+            "suits_won": 0.4,
+            "dice_won": 0.4,
+            "off_suit_played": 0.3,
+        }[measure]
+        if challenge.best == "fewest":
+            score = 1.0 - score
+        return float(score) * challenge.loot

@@ -1,0 +1,828 @@
+"""Crits & Tricks: tricks won by dice, crits, quests and the Barkeep, for 2-4.
+
+The protocol over `CritsAndTricksState`. A round: deal, roll every die, quests (kept in
+secret, or laid out for two), the Barkeep's Challenge, then up to six tricks. A turn in a
+trick: a card and an unused die, the free re-roll, up to two crits. Who takes a trick is
+`tricks.winner`; what quests and the Barkeep read is `history`. Every reading the rulebook
+leaves open is in RULES.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.decisions import Decision
+from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games.crits_and_tricks import tricks
+from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
+from tavernkeep.games.crits_and_tricks.content import (
+    MERCENARIES,
+    SUITS,
+    CritsAndTricksPack,
+    Quest,
+    load,
+)
+from tavernkeep.games.crits_and_tricks.heuristic import HeuristicBot
+from tavernkeep.games.crits_and_tricks.history import (
+    Play,
+    Trick,
+    barkeep_winner,
+    measure,
+    quest_met,
+)
+from tavernkeep.games.crits_and_tricks.state import DICE, NONE, CritsAndTricksState, Current
+from tavernkeep.games.crits_and_tricks.tricks import BARBARIAN, BARD, DRUID, PALADIN, ROGUE, WIZARD
+
+__all__ = ["CritsAndTricks", "CritsAndTricksState"]
+
+Events = list[Event] | None
+
+QUESTS_DEALT, QUESTS_KEPT, PUBLIC_QUESTS = 4, 3, 6
+CRITS_A_TURN = 2
+BARD_REROLLS = 2
+SUIT_WORDS = tuple(s.lower() for s in SUITS)
+REROLL, KEEP, DONE = Action("reroll"), Action("keep"), Action("done")
+LOOT_SOURCES = ("bards", "quests", "barkeep")
+"""Where loot comes from, in the order of `loot_from`."""
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def say(ev: Events, kind: str, text: str, **data: object) -> None:
+    if ev is not None:
+        ev.append(Event(kind, text, dict(data)))
+
+
+def quest_suits(quest: Quest) -> set[str]:
+    """The suits a quest names: it is dealt only in games where all of them are in play."""
+    when = quest.when
+    named = {when.suit, when.led, when.crit}
+    return {s for s in named if s is not None and s != "any"}
+
+
+class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
+    name = "crits-and-tricks"
+    title = "Crits & Tricks"
+    min_players = 2
+    max_players = 4
+    kind = "competitive"
+    config_model = CritsAndTricksConfig
+    content_dir: ClassVar[Path] = Path(__file__).parent / "content"
+    summary = "trick-taking where each card's value is a die you pair with it"
+    seat_facts: ClassVar[dict[str, str]] = {"quests_held": "quest held"}
+    score_parts: ClassVar[dict[str, str]] = {
+        "loot_from_bards": "Bards taken in tricks",
+        "loot_from_quests": "quests",
+        "loot_from_barkeep": "the Barkeep's Challenge",
+    }
+
+    def load_pack(self, source: str | Path | None = None) -> Pack[CritsAndTricksPack]:
+        return load(source)
+
+    def content(self, state: CritsAndTricksState) -> CritsAndTricksPack:
+        return state.content
+
+    def heuristic_agent(self) -> HeuristicBot:
+        return HeuristicBot()
+
+    # -- setup ---------------------------------------------------------------------
+
+    def setup(
+        self, config: CritsAndTricksConfig, seed: int, pack: Pack[Any] | None = None
+    ) -> CritsAndTricksState:
+        content: CritsAndTricksPack = (pack or self.load_pack()).content
+        n = config.players
+        rng = Rng(seed)
+        if config.suits:
+            if len(set(config.suits)) != 3:
+                raise ConfigError(
+                    f"{self.title}: option 'suits' names three different suits "
+                    f"(of {', '.join(s.lower() for s in MERCENARIES)})"
+                )
+            suits = tuple(sorted(SUIT_WORDS.index(s) for s in config.suits))
+        else:
+            pool = list(range(len(MERCENARIES)))
+            rng.shuffle(pool)
+            suits = tuple(sorted(pool[:3]))
+        deck = content.deck
+        copies = deck.two_player_copies if n == 2 else deck.copies
+        bards = deck.two_player_bards if n == 2 else deck.bards
+        card_suit = tuple([s for s in suits for _ in range(copies)] + [BARD] * bards)
+        if len(card_suit) < n * deck.hand:
+            raise ConfigError(
+                f"{self.title}: a deck of {len(card_suit)} cards cannot deal {deck.hand} "
+                f"to each of {n} players"
+            )
+        st = CritsAndTricksState(
+            content=content,
+            config=config,
+            card_suit=card_suit,
+            suits=suits,
+            rng=rng,
+            round=0,
+            trick=0,
+            deck=[],
+            discard=list(range(len(card_suit))),
+            hands=[[] for _ in range(n)],
+            dice=[[0] * len(DICE) for _ in range(n)],
+            used=[0] * n,
+            leader=0,
+            led=NONE,
+            table=[],
+            tricks=[],
+            tricks_played=0,
+            won=[[] for _ in range(n)],
+            loot=[0] * n,
+            loot_from=[[0, 0, 0] for _ in range(n)],
+            quest_deck=[],
+            quest_discard=[],
+            quests=[[] for _ in range(1 if n == 2 else n)],
+            offered=[[] for _ in range(n)],
+            scored=[[] for _ in range(n)],
+            held=[[] for _ in range(n)],
+            barkeep=NONE,
+            barkeep_used=[],
+            crits_left=0,
+            paladins=0,
+            stack=[Decision(0, "round")],
+            ending="",
+        )
+        advance(st, None)
+        return st
+
+    # -- the protocol --------------------------------------------------------------
+
+    def actor(self, state: CritsAndTricksState) -> int | None:
+        return state.stack[-1].seat if state.stack else None
+
+    def legal_actions(self, state: CritsAndTricksState) -> list[Action]:
+        if not state.stack:
+            return []
+        top = state.stack[-1]
+        kind = top.kind
+        if kind == "play":
+            return play_actions(state, top.seat)
+        if kind == "crit":
+            return crit_actions(state, top.seat)
+        if kind == "reroll" or kind == "bard":
+            return [REROLL, KEEP]
+        if kind == "keep":
+            return [Action("discard", q) for q in state.offered[top.seat]]
+        if kind == "barkeep":
+            return [Action("barkeep", b) for b in barkeep_options(state)]
+        raise AssertionError(f"no decision '{kind}'")
+
+    def apply(
+        self, state: CritsAndTricksState, action: Action, record: bool = True
+    ) -> list[Event]:
+        if not state.stack:
+            raise IllegalAction(f"'{action.text}' is not legal: the game is over")
+        if action not in self.legal_actions(state):
+            options = ", ".join(a.text for a in self.legal_actions(state))
+            raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
+        ev: list[Event] | None = [] if record else None
+        top = state.stack.pop()
+        seat = top.seat
+        kind = top.kind
+        if kind == "play":
+            play(state, seat, action, ev)
+        elif kind == "reroll":
+            if action == REROLL:
+                reroll_own(state, seat, "re-rolls", ev)
+                state.table[-1].rerolled = True
+            open_crits(state, seat)
+        elif kind == "bard":
+            if action == REROLL:
+                reroll_own(state, seat, "re-rolls again (Bard crit)", ev)
+            open_crits(state, seat)
+        elif kind == "crit":
+            if action == DONE:
+                state.stack.append(Decision(seat, "next"))
+            else:
+                crit(state, seat, action, ev)
+        elif kind == "keep":
+            quest = int(action.args[0])
+            kept = [q for q in state.offered[seat] if q != quest]
+            state.quests[seat] = kept
+            state.held[seat].extend(kept)
+            state.offered[seat] = []
+            say(ev, "quests", f"{player(seat)} keeps {len(kept)} quests", seat=seat)
+        elif kind == "barkeep":
+            chosen = int(action.args[0])
+            state.barkeep = chosen
+            state.barkeep_used.append(chosen)
+            challenge = state.content.barkeep[chosen]
+            say(
+                ev,
+                "barkeep",
+                f"{player(seat)} chooses the Barkeep's Challenge: {challenge.name} "
+                f"({challenge.text})",
+                seat=seat,
+                barkeep=chosen,
+            )
+        advance(state, ev)
+        return ev if ev is not None else []
+
+    def view(self, state: CritsAndTricksState, seat: int | None) -> dict[str, Any]:
+        content = state.content
+
+        def card(c: int) -> dict[str, Any]:
+            return {"id": c, "suit": SUITS[state.card_suit[c]]}
+
+        def quest(q: int) -> dict[str, Any]:
+            info = content.quest[q]
+            return {"id": q, "name": info.name, "text": info.text, "loot": info.loot}
+
+        two = state.players == 2
+        seats = []
+        for s in range(state.players):
+            seats.append(
+                {
+                    "seat": s,
+                    "dice": [
+                        {
+                            "die": size,
+                            "value": state.dice[s][i],
+                            "used": bool(state.used[s] >> i & 1),
+                        }
+                        for i, size in enumerate(DICE)
+                    ],
+                    "hand_size": len(state.hands[s]),
+                    "hand": [card(c) for c in state.hands[s]] if s == seat else None,
+                    "quests": (
+                        [quest(q) for q in state.quests[s]] if s == seat and not two else None
+                    ),
+                    "quests_held": 0 if two else len(state.quests[s]),
+                    "scored": [quest(q) for q in state.scored[s]],
+                    "loot": state.loot[s],
+                    "loot_from": dict(zip(LOOT_SOURCES, state.loot_from[s], strict=True)),
+                    "tricks_won": sum(1 for t in state.tricks if t.winner == s),
+                }
+            )
+        decision: dict[str, Any] | None = None
+        if state.stack:
+            top = state.stack[-1]
+            decision = top.to_json()
+            if top.kind == "keep" and top.seat == seat:
+                decision["offered"] = [quest(q) for q in state.offered[seat]]
+            if top.kind == "crit":
+                decision["crits_left"] = state.crits_left
+        barkeep = content.barkeep[state.barkeep] if state.barkeep != NONE else None
+        result = self.result(state)
+        return {
+            "game": self.name,
+            "seat": seat,
+            "players": state.players,
+            "round": state.round,
+            "rounds": state.config.rounds,
+            "trick": state.trick,
+            "tricks_per_round": state.config.tricks,
+            # Who would take the trick if it ended now (public: every card and die is).
+            "winning": winning(state),
+            "suits": [SUITS[s] for s in (*state.suits, BARD)],
+            "leader": state.leader,
+            "led": SUITS[state.led] if state.led != NONE else None,
+            "table": [
+                {
+                    "seat": c.seat,
+                    "card": card(c.card),
+                    "followed": c.followed,
+                    "die": DICE[c.die],
+                    "value": state.dice[c.seat][c.die],
+                    "rerolled": c.rerolled,
+                    "crits": [SUITS[k] for k in c.crits],
+                    "paladin": c.paladin != NONE,
+                    "last": c.order > state.players,
+                }
+                for c in state.table
+            ],
+            "tricks": [trick_json(t) for t in state.tricks],
+            "seats": seats,
+            "public_quests": [quest(q) for q in state.quests[0]] if two else None,
+            "barkeep": (
+                {"id": state.barkeep, "name": barkeep.name, "text": barkeep.text,
+                 "loot": barkeep.loot}
+                if barkeep is not None
+                else None
+            ),
+            "decision": decision,
+            "deck": len(state.deck),
+            "ending": state.ending or None,
+            "result": result.to_json() if result else None,
+        }
+
+    def determinize(self, state: CritsAndTricksState, seat: int, rng: Rng) -> CritsAndTricksState:
+        """Re-deal what `seat` cannot see: the other hands with the undealt cards, and the
+        other seats' quests (and quest offers) with the quest deck."""
+        twin = state.clone()
+        others = [s for s in range(twin.players) if s != seat]
+        hidden = twin.deck[:]
+        for s in others:
+            hidden.extend(twin.hands[s])
+        rng.shuffle(hidden)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s] = hidden[len(hidden) - size :]
+            del hidden[len(hidden) - size :]
+        twin.deck = hidden
+        if twin.players > 2:
+            pool = twin.quest_deck[:]
+            for s in others:
+                pool.extend(twin.quests[s])
+                pool.extend(twin.offered[s])
+            rng.shuffle(pool)
+            for s in others:
+                for zone in (twin.quests, twin.offered):
+                    size = len(zone[s])
+                    zone[s] = pool[len(pool) - size :]
+                    del pool[len(pool) - size :]
+            twin.quest_deck = pool
+        twin.rng = Rng(rng.next64())
+        return twin
+
+    def result(self, state: CritsAndTricksState) -> Result | None:
+        if not state.ending:
+            return None
+        loot = state.loot
+        best = max(loot)
+        winners = tuple(s for s in range(state.players) if loot[s] == best)
+        ranks = tuple(1 + sum(1 for other in loot if other > mine) for mine in loot)
+        names = " and ".join(player(s) for s in winners)
+        verb = "win" if len(winners) > 1 else "wins"
+        return Result(
+            scores=tuple(float(x) for x in loot),
+            ranks=ranks,
+            winners=winners,
+            ending=state.ending,
+            reason=f"{names} {verb} with {best} loot",
+            turns=state.tricks_played,
+            facts={
+                "loot_from_bards": [f[0] for f in state.loot_from],
+                "loot_from_quests": [f[1] for f in state.loot_from],
+                "loot_from_barkeep": [f[2] for f in state.loot_from],
+                "quests_scored": [len(s) for s in state.scored],
+                "quests_held": [
+                    sorted({state.content.quest[q].name for q in h}) for h in state.held
+                ],
+                "suits": [SUITS[s] for s in state.suits],
+            },
+        )
+
+    def clone(self, state: CritsAndTricksState) -> CritsAndTricksState:
+        return state.clone()
+
+    def label(self, state: CritsAndTricksState, action: Action) -> str:
+        kind, args = action.kind, action.args
+        if kind == "play":
+            suit = SUITS[state.card_suit[int(args[0])]]
+            seat = state.stack[-1].seat
+            size = int(args[1])
+            value = state.dice[seat][DICE.index(size)]
+            named = f" as a {str(args[2]).capitalize()}" if len(args) > 2 else ""
+            return f"Play a {suit}{named} with your d{size} ({value})"
+        if kind == "reroll":
+            return "Re-roll the die"
+        if kind == "keep":
+            return "Keep the die"
+        if kind == "done":
+            return "No more crits: end your turn"
+        if kind == "discard":
+            q = state.content.quest[int(args[0])]
+            return f"Give up the quest {q.name}: {q.text} ({q.loot} loot)"
+        if kind == "barkeep":
+            b = state.content.barkeep[int(args[0])]
+            return f"{b.name}: {b.text} ({b.loot} loot)"
+        if kind == "crit":
+            return crit_label(state, action)
+        return action.text
+
+    def odds(self, state: CritsAndTricksState, action: Action) -> dict[str, float]:
+        return {}
+
+
+# -- the flow of a round ------------------------------------------------------------------
+
+
+def advance(st: CritsAndTricksState, ev: Events) -> None:
+    """Work off the frames no one decides until a seat must decide or the game is over."""
+    stack = st.stack
+    while stack and not st.ending:
+        kind = stack[-1].kind
+        if kind == "round":
+            stack.pop()
+            start_round(st, ev)
+        elif kind == "trick":
+            stack.pop()
+            start_trick(st, ev)
+        elif kind == "next":
+            stack.pop()
+            next_turn(st, ev)
+        elif kind == "crit":
+            seat = stack[-1].seat
+            if st.crits_left <= 0 or not st.hands[seat]:
+                stack.pop()
+                stack.append(Decision(seat, "next"))
+            else:
+                return
+        else:
+            return
+
+
+def start_round(st: CritsAndTricksState, ev: Events) -> None:
+    n = st.players
+    st.round += 1
+    st.trick = 1
+    st.tricks = []
+    content = st.content
+    # Every mercenary card back, shuffled, and a hand dealt to each (RULES).
+    st.deck = st.deck + st.discard + [c for h in st.hands for c in h]
+    st.discard = []
+    st.hands = [[] for _ in range(n)]
+    st.deck.sort()
+    st.rng.shuffle(st.deck)
+    for s in range(n):
+        st.hands[s] = [st.deck.pop() for _ in range(content.deck.hand)]
+    for s in range(n):
+        st.dice[s] = [st.rng.die(size) for size in DICE]
+        st.used[s] = 0
+    first = (st.round - 1) % n
+    st.leader = first
+    say(ev, "round", f"Round {st.round}: {player(first)} leads the first trick", round=st.round)
+    for s in range(n):
+        values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
+        say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=st.dice[s])
+    # Quests: those not scored this game, naming only suits in play, shuffled (RULES).
+    live = {SUITS[s] for s in (*st.suits, BARD)}
+    gone = {q for s in st.scored for q in s}
+    playable = [q for q, quest in enumerate(content.quest) if quest_suits(quest) <= live]
+    if n == 2:
+        # Two players: last round's quests are discarded, six new ones come out (RULES
+        # 23); only when the deck runs dry do the discarded ones come back.
+        fresh = [q for q in playable if q not in gone and q not in st.quest_discard]
+        if len(fresh) < PUBLIC_QUESTS:
+            st.quest_discard = []
+            fresh = [q for q in playable if q not in gone]
+        st.quest_deck = fresh
+    else:
+        st.quest_deck = [q for q in playable if q not in gone]
+    st.rng.shuffle(st.quest_deck)
+    st.stack.append(Decision(first, "trick"))
+    chooser = min((st.loot[(first + k) % n], k) for k in range(n))[1]
+    st.stack.append(Decision((first + chooser) % n, "barkeep"))
+    if n == 2:
+        st.quests[0] = [st.quest_deck.pop() for _ in range(min(PUBLIC_QUESTS, len(st.quest_deck)))]
+        say(ev, "quests", "Six quests are laid out for both players")
+    else:
+        for k in reversed(range(n)):
+            s = (first + k) % n
+            st.quests[s] = []
+            st.offered[s] = [
+                st.quest_deck.pop() for _ in range(min(QUESTS_DEALT, len(st.quest_deck)))
+            ]
+            if len(st.offered[s]) > QUESTS_KEPT:
+                st.stack.append(Decision(s, "keep"))
+            else:
+                st.quests[s], st.offered[s] = st.offered[s], []
+
+
+def barkeep_options(st: CritsAndTricksState) -> list[int]:
+    n = st.players
+    fitting = [b for b, c in enumerate(st.content.barkeep) if c.min_players <= n]
+    fresh = [b for b in fitting if b not in st.barkeep_used]
+    return fresh or fitting
+
+
+def start_trick(st: CritsAndTricksState, ev: Events) -> None:
+    n = st.players
+    st.table = []
+    st.led = NONE
+    st.paladins = 0
+    leader = next(((st.leader + k) % n for k in range(n) if st.hands[(st.leader + k) % n]), NONE)
+    if leader == NONE or st.trick > st.config.tricks:
+        end_round(st, ev)
+        return
+    st.leader = leader
+    st.stack.append(Decision(leader, "play"))
+
+
+def next_turn(st: CritsAndTricksState, ev: Events) -> None:
+    n = st.players
+    played = {c.seat for c in st.table}
+    for k in range(1, n):
+        s = (st.leader + k) % n
+        if s not in played and st.hands[s]:
+            st.stack.append(Decision(s, "play"))
+            return
+    take_trick(st, ev)
+
+
+def play_actions(st: CritsAndTricksState, seat: int) -> list[Action]:
+    hand = st.hands[seat]
+    suit_of = st.card_suit
+    leading = not st.table
+    if not leading:
+        # Follow suit when able; a Bard always follows (RULES).
+        following = [c for c in hand if suit_of[c] == st.led or suit_of[c] == BARD]
+        if following:
+            hand = following
+    firsts: dict[int, int] = {}
+    for c in hand:
+        firsts.setdefault(suit_of[c], c)
+    used = st.used[seat]
+    dice = [size for i, size in enumerate(DICE) if not used >> i & 1]
+    out: list[Action] = []
+    for suit, c in sorted(firsts.items()):
+        for size in dice:
+            if leading and suit == BARD:
+                out.extend(Action("play", c, size, SUIT_WORDS[s]) for s in st.suits)
+            else:
+                out.append(Action("play", c, size))
+    return out
+
+
+def play(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None:
+    card, size = int(action.args[0]), int(action.args[1])
+    die = DICE.index(size)
+    suit = st.card_suit[card]
+    leading = not st.table
+    if leading:
+        st.led = SUIT_WORDS.index(str(action.args[2])) if suit == BARD else suit
+    followed = leading or suit == st.led or suit == BARD
+    st.hands[seat].remove(card)
+    st.discard.append(card)
+    st.used[seat] |= 1 << die
+    st.table.append(Current(seat, card, followed, die, die, order=len(st.table)))
+    value = st.dice[seat][die]
+    named = f" (as a {SUITS[st.led]})" if leading and suit == BARD else ""
+    say(
+        ev,
+        "play",
+        f"{player(seat)} plays a {SUITS[suit]}{named} with the d{size}: {value}",
+        seat=seat,
+        card=card,
+        suit=SUITS[suit],
+        die=size,
+        value=value,
+    )
+    st.crits_left = CRITS_A_TURN
+    st.stack.append(Decision(seat, "reroll"))
+
+
+def reroll_own(st: CritsAndTricksState, seat: int, what: str, ev: Events) -> None:
+    die = st.table[-1].die
+    st.dice[seat][die] = st.rng.die(DICE[die])
+    value = st.dice[seat][die]
+    say(ev, "reroll", f"{player(seat)} {what}: the d{DICE[die]} shows {value}", seat=seat,
+        value=value)
+
+
+def open_crits(st: CritsAndTricksState, seat: int) -> None:
+    st.stack.append(Decision(seat, "crit"))
+
+
+def crit_actions(st: CritsAndTricksState, seat: int) -> list[Action]:
+    mine = st.table[-1]
+    die = mine.die
+    size = DICE[die]
+    value = st.dice[seat][die]
+    firsts: dict[int, int] = {}
+    for c in st.hands[seat]:
+        firsts.setdefault(st.card_suit[c], c)
+    out: list[Action] = []
+    for suit, c in sorted(firsts.items()):
+        if suit == BARBARIAN:
+            out.extend(
+                Action("crit", c, d) for d in (-3, -2, -1, 1, 2, 3) if 1 <= value + d <= size
+            )
+        elif suit == WIZARD:
+            # A die used earlier this round, with the value it shows (RULES).
+            out.extend(
+                Action("crit", c, DICE[i])
+                for i in range(len(DICE))
+                if i != die and st.used[seat] >> i & 1
+            )
+        elif suit == DRUID:
+            out.extend(Action("crit", c, other.seat) for other in st.table if other.seat != seat)
+        else:  # Rogue, Paladin, Bard
+            out.append(Action("crit", c))
+    out.append(DONE)
+    return out
+
+
+def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None:
+    card = int(action.args[0])
+    suit = st.card_suit[card]
+    mine = st.table[-1]
+    st.hands[seat].remove(card)
+    st.discard.append(card)
+    st.crits_left -= 1
+    mine.crits.append(suit)
+    die = mine.die
+    name = SUITS[suit]
+    if suit == BARBARIAN:
+        delta = int(action.args[1])
+        st.dice[seat][die] += delta
+        say(ev, "crit", f"{player(seat)}'s Barbarian crit: {delta:+d}, now "
+            f"{st.dice[seat][die]}", seat=seat, suit=name)
+    elif suit == ROGUE:
+        mine.order = st.players + 1 + sum(len(c.crits) for c in st.table)
+        say(ev, "crit", f"{player(seat)}'s Rogue crit: goes last in turn order", seat=seat,
+            suit=name)
+    elif suit == WIZARD:
+        other = DICE.index(int(action.args[1]))
+        # The die played this turn goes back unused, keeping its value; the used one takes
+        # its place. A second swap frees nothing: each die is used once a round (RULES 11).
+        if die == mine.played:
+            st.used[seat] &= ~(1 << die)
+        mine.die = other
+        say(ev, "crit", f"{player(seat)}'s Wizard crit: swaps to the d{DICE[other]} "
+            f"({st.dice[seat][other]})", seat=seat, suit=name)
+    elif suit == DRUID:
+        target = int(action.args[1])
+        theirs = next(c for c in st.table if c.seat == target)
+        st.dice[target][theirs.die] = st.rng.die(DICE[theirs.die])
+        say(ev, "crit", f"{player(seat)}'s Druid crit: {player(target)} re-rolls the "
+            f"d{DICE[theirs.die]}: {st.dice[target][theirs.die]}", seat=seat, suit=name)
+    elif suit == PALADIN:
+        st.paladins += 1
+        mine.paladin = st.paladins
+        say(ev, "crit", f"{player(seat)}'s Paladin crit: wins a tie", seat=seat, suit=name)
+    else:  # Bard: a re-roll now, and one more if wanted
+        reroll_own(st, seat, "re-rolls (Bard crit)", ev)
+        st.stack.append(Decision(seat, "bard"))
+        return
+    st.stack.append(Decision(seat, "crit"))
+
+
+def crit_label(st: CritsAndTricksState, action: Action) -> str:
+    suit = st.card_suit[int(action.args[0])]
+    if suit == BARBARIAN:
+        return f"Barbarian crit: {int(action.args[1]):+d} to your die"
+    if suit == ROGUE:
+        return "Rogue crit: go last in turn order (you win a tie on order)"
+    if suit == WIZARD:
+        size = int(action.args[1])
+        seat = st.stack[-1].seat
+        value = st.dice[seat][DICE.index(size)]
+        return f"Wizard crit: swap to your used d{size} ({value}), freeing this die"
+    if suit == DRUID:
+        return f"Druid crit: {player(int(action.args[1]))} re-rolls their die"
+    if suit == PALADIN:
+        return "Paladin crit: you win a tie"
+    return "Bard crit: re-roll your die (and once more if you like)"
+
+
+def take_trick(st: CritsAndTricksState, ev: Events) -> None:
+    winner = tricks.winner(st.led, lays(st))
+    record = Trick(
+        st.trick,
+        st.leader,
+        SUITS[st.led],
+        tuple(
+            Play(
+                c.seat,
+                c.card,
+                SUITS[st.card_suit[c.card]],
+                c.followed,
+                DICE[c.die],
+                st.dice[c.seat][c.die],
+                tuple(SUITS[k] for k in c.crits),
+                c.rerolled,
+            )
+            for c in st.table
+        ),
+        winner,
+    )
+    st.tricks.append(record)
+    st.tricks_played += 1
+    cards = [c.card for c in st.table]
+    st.won[winner].extend(cards)
+    bards = sum(1 for c in cards if st.card_suit[c] == BARD)
+    say(ev, "trick", f"{player(winner)} takes trick {st.trick}", seat=winner, trick=st.trick)
+    if bards:
+        gain(st, winner, bards, 0)
+        what = "a Bard" if bards == 1 else f"{bards} Bards"
+        say(ev, "loot", f"{player(winner)} collects {what}: +{bards} loot", seat=winner)
+    score_quests(st, ev)
+    st.trick += 1
+    st.leader = winner
+    st.table = []
+    st.stack.append(Decision(winner, "trick"))
+
+
+def gain(st: CritsAndTricksState, seat: int, loot: int, source: int) -> None:
+    st.loot[seat] += loot
+    st.loot_from[seat][source] += loot
+
+
+def score_quests(st: CritsAndTricksState, ev: Events) -> None:
+    """Quests pay after the trick that meets them; with two players a quest both meet in
+    the same trick is discarded (rulebook)."""
+    quests = st.content.quest
+    if st.players == 2:
+        for q in st.quests[0][:]:
+            met = [s for s in range(2) if quest_met(quests[q], st.tricks, s)]
+            if not met:
+                continue
+            st.quests[0].remove(q)
+            if len(met) == 2:
+                st.quest_discard.append(q)
+                say(ev, "quest-tied", f"Both meet {quests[q].name}: it is discarded", quest=q)
+            else:
+                award(st, met[0], q, ev)
+        return
+    for s in range(st.players):
+        for q in st.quests[s][:]:
+            if quest_met(quests[q], st.tricks, s):
+                st.quests[s].remove(q)
+                award(st, s, q, ev)
+
+
+def award(st: CritsAndTricksState, seat: int, q: int, ev: Events) -> None:
+    quest = st.content.quest[q]
+    gain(st, seat, quest.loot, 1)
+    st.scored[seat].append(q)
+    if st.players == 2:
+        st.held[seat].append(q)
+    say(
+        ev,
+        "quest",
+        f"{player(seat)} completes {quest.name} ({quest.text}): +{quest.loot} loot",
+        seat=seat,
+        quest=q,
+    )
+
+
+def end_round(st: CritsAndTricksState, ev: Events) -> None:
+    n = st.players
+    if st.barkeep != NONE:
+        challenge = st.content.barkeep[st.barkeep]
+        scores = [measure(challenge, st.tricks, s, len(st.hands[s])) for s in range(n)]
+        winner = barkeep_winner(scores, challenge.best)
+        if winner == NONE:
+            say(ev, "barkeep", f"{challenge.name}: a tie, so nobody is paid", scores=scores)
+        else:
+            gain(st, winner, challenge.loot, 2)
+            say(
+                ev,
+                "barkeep",
+                f"{player(winner)} wins the Barkeep's Challenge {challenge.name}: "
+                f"+{challenge.loot} loot",
+                seat=winner,
+                scores=scores,
+            )
+    st.barkeep = NONE
+    # Unscored quests go back to be dealt again next round with 3-4 players (RULES 22);
+    # with 2 they are discarded (RULES 23).
+    if n == 2:
+        st.quest_discard.extend(st.quests[0])
+    st.quests = [[] for _ in st.quests]
+    st.offered = [[] for _ in st.offered]
+    rounds = st.config.rounds
+    tied = st.loot.count(max(st.loot)) > 1
+    extra = n == 2 and tied and st.round < rounds + st.config.extra_rounds
+    if st.round >= rounds and not extra:
+        st.ending = "tied" if tied else "most-loot"
+        st.stack.clear()
+        say(ev, "game-over", f"The game is over after {st.round} rounds", loot=st.loot)
+        return
+    if st.round >= rounds:
+        say(ev, "extra-round", "A tie: another round is played")
+    st.stack.append(Decision(0, "round"))
+
+
+def lays(st: CritsAndTricksState) -> list[tricks.Lay]:
+    return [
+        tricks.Lay(
+            c.seat,
+            st.card_suit[c.card],
+            c.followed,
+            DICE[c.die],
+            st.dice[c.seat][c.die],
+            c.order,
+            c.paladin,
+        )
+        for c in st.table
+    ]
+
+
+def winning(st: CritsAndTricksState) -> int | None:
+    return tricks.winner(st.led, lays(st)) if st.table else None
+
+
+def trick_json(t: Trick) -> dict[str, Any]:
+    return {
+        "number": t.number,
+        "leader": t.leader,
+        "led": t.led,
+        "winner": t.winner,
+        "plays": [p._asdict() for p in t.plays],
+    }
