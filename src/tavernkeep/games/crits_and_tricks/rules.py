@@ -121,8 +121,12 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
                 f"{self.title}: a deck of {len(card_suit)} cards cannot deal {deck.hand} "
                 f"to each of {n} players"
             )
+        live = {SUITS[s] for s in (*suits, BARD)}
         st = CritsAndTricksState(
             content=content,
+            playable=tuple(
+                q for q, quest in enumerate(content.quest) if quest_suits(quest) <= live
+            ),
             config=config,
             card_suit=card_suit,
             suits=suits,
@@ -185,7 +189,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
     ) -> list[Event]:
         if not state.stack:
             raise IllegalAction(f"'{action.text}' is not legal: the game is over")
-        if action not in self.legal_actions(state):
+        if not self._is_legal(state, action):
             options = ", ".join(a.text for a in self.legal_actions(state))
             raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
         ev: list[Event] | None = [] if record else None
@@ -230,6 +234,38 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             )
         advance(state, ev)
         return ev if ev is not None else []
+
+    def _is_legal(self, state: CritsAndTricksState, action: Action) -> bool:
+        """`action in legal_actions(state)`, checked directly for plays: apply checks
+        every action a simulation plays, and the list of plays is the longest."""
+        top = state.stack[-1]
+        kind = top.kind
+        if kind == "crit" and action == DONE:
+            return True  # ending a turn's crits is always offered
+        if (kind == "reroll" or kind == "bard") and (action == REROLL or action == KEEP):
+            return True
+        if kind != "play" or action.kind != "play":
+            return action in self.legal_actions(state)
+        args = action.args
+        if not 2 <= len(args) <= 3 or type(args[0]) is not int or type(args[1]) is not int:
+            return False
+        card, size = args[0], args[1]
+        seat = top.seat
+        hand = state.hands[seat]
+        if card not in hand or size not in DICE or state.used[seat] >> DICE.index(size) & 1:
+            return False
+        suit = state.card_suit[card]
+        # Only the first card of each suit in hand is offered (identical copies).
+        if next(c for c in hand if state.card_suit[c] == suit) != card:
+            return False
+        leading = not state.table
+        if leading and suit == BARD:
+            return len(args) == 3 and args[2] in [SUIT_WORDS[s] for s in state.suits]
+        if len(args) != 2:
+            return False
+        if leading or suit == state.led or suit == BARD:
+            return True
+        return not any(state.card_suit[c] in (state.led, BARD) for c in hand)
 
     def view(self, state: CritsAndTricksState, seat: int | None) -> dict[str, Any]:
         content = state.content
@@ -460,9 +496,8 @@ def start_round(st: CritsAndTricksState, ev: Events) -> None:
         values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
         say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=st.dice[s])
     # Quests: those not scored this game, naming only suits in play, shuffled (RULES).
-    live = {SUITS[s] for s in (*st.suits, BARD)}
     gone = {q for s in st.scored for q in s}
-    playable = [q for q, quest in enumerate(content.quest) if quest_suits(quest) <= live]
+    playable = st.playable
     if n == 2:
         # Two players: last round's quests are discarded, six new ones come out (RULES
         # 23); only when the deck runs dry do the discarded ones come back.
@@ -542,10 +577,26 @@ def play_actions(st: CritsAndTricksState, seat: int) -> list[Action]:
     for suit, c in sorted(firsts.items()):
         for size in dice:
             if leading and suit == BARD:
-                out.extend(Action("play", c, size, SUIT_WORDS[s]) for s in st.suits)
+                out.extend(play_of(c, size, s) for s in st.suits)
             else:
-                out.append(Action("play", c, size))
+                out.append(play_of(c, size, NONE))
     return out
+
+
+_PLAYS: dict[tuple[int, int, int], Action] = {}
+
+
+def play_of(card: int, size: int, named: int) -> Action:
+    """`play:card,size[,suit]`, built once: plays are listed at every turn of a game."""
+    key = (card, size, named)
+    found = _PLAYS.get(key)
+    if found is None:
+        if named == NONE:
+            found = Action("play", card, size)
+        else:
+            found = Action("play", card, size, SUIT_WORDS[named])
+        _PLAYS[key] = found
+    return found
 
 
 def play(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None:

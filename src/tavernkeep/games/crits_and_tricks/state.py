@@ -60,6 +60,8 @@ class CritsAndTricksState:
     """Suit id (SUITS order) of each mercenary card of this game."""
     suits: tuple[int, ...]
     """The three mercenary suits in play (Bards are always in)."""
+    playable: tuple[int, ...]
+    """The quests that name only suits in play: the only ones dealt (RULES 24)."""
     rng: Rng
     round: int
     trick: int
@@ -118,6 +120,7 @@ class CritsAndTricksState:
         twin.config = self.config
         twin.card_suit = self.card_suit
         twin.suits = self.suits
+        twin.playable = self.playable
         twin.rng = self.rng.clone()
         twin.round = self.round
         twin.trick = self.trick
