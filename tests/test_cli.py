@@ -220,6 +220,28 @@ def test_simulate_reports_here_to_slay_by_party_leader_and_game_length(
     assert "Party Leader" in table and "longest" in table
 
 
+def test_simulate_reports_crits_and_tricks_by_quest_held_and_where_loot_came_from(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    seats = ["--seat", "bot:heuristic", "--seat", "bot:random", "--seat", "bot:random"]
+    code, out, err = run(
+        ["simulate", "crits-and-tricks", "--games", "40", "--seed", "2", "--json", *seats],
+        capsys,
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    rows = report["groups"]["quests_held"]["rows"]
+    # Each seat keeps 3 quests a round for 3 rounds: 9 quest-seats a seat a game, at most.
+    assert 0 < sum(row["seats"] for row in rows) <= 40 * 3 * 9
+    assert all(row["wins"] <= row["seats"] for row in rows)
+    parts = report["score_parts"]
+    assert set(parts) == {"loot_from_bards", "loot_from_quests", "loot_from_barkeep"}
+    assert sum(p["share"] for p in parts.values()) == pytest.approx(1)
+    mean_score = sum(seat["mean_score"] for seat in report["seats"]) / 3
+    assert sum(p["mean_per_seat"] for p in parts.values()) == pytest.approx(mean_score)
+    assert report["seats"][0]["win_rate"] > 0.5  # the heuristic bot against two random ones
+
+
 def test_simulate_prints_a_table_without_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         ["simulate", "hack-and-slash", "--games", "20", "--seed", "1", *BOTS], capsys

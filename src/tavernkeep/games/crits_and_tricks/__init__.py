@@ -2,8 +2,8 @@
 
 `rules.py` is the Game (the protocol) and the flow of a round; `tricks.py` who takes a
 trick; `history.py` the trick records that quests and the Barkeep read; `state.py` the
-state; `content.py` and `content/standard.toml` the quests and Barkeep's Challenges.
-The game is not in the registry yet: its bot and renderers come next.
+state; `content.py` and `content/standard.toml` the quests and Barkeep's Challenges;
+`heuristic.py` its bot and `terminal.py` how it looks in a terminal.
 """
 
 from tavernkeep.games.crits_and_tricks.rules import CritsAndTricks, CritsAndTricksState

@@ -242,7 +242,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         kind = top.kind
         if kind == "crit" and action == DONE:
             return True  # ending a turn's crits is always offered
-        if (kind == "reroll" or kind == "bard") and (action == REROLL or action == KEEP):
+        if kind in ("reroll", "bard") and action in (REROLL, KEEP):
             return True
         if kind != "play" or action.kind != "play":
             return action in self.legal_actions(state)
@@ -715,17 +715,23 @@ def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None
 
 def crit_label(st: CritsAndTricksState, action: Action) -> str:
     suit = st.card_suit[int(action.args[0])]
+    seat = st.stack[-1].seat
+    mine = st.table[-1]
+    now = st.dice[seat][mine.die]
     if suit == BARBARIAN:
-        return f"Barbarian crit: {int(action.args[1]):+d} to your die"
+        delta = int(action.args[1])
+        return f"Barbarian crit: {delta:+d} to your d{DICE[mine.die]} ({now} → {now + delta})"
     if suit == ROGUE:
         return "Rogue crit: go last in turn order (you win a tie on order)"
     if suit == WIZARD:
         size = int(action.args[1])
-        seat = st.stack[-1].seat
         value = st.dice[seat][DICE.index(size)]
         return f"Wizard crit: swap to your used d{size} ({value}), freeing this die"
     if suit == DRUID:
-        return f"Druid crit: {player(int(action.args[1]))} re-rolls their die"
+        target = int(action.args[1])
+        theirs = next(c for c in st.table if c.seat == target)
+        shown = st.dice[target][theirs.die]
+        return f"Druid crit: {player(target)} re-rolls their d{DICE[theirs.die]} ({shown})"
     if suit == PALADIN:
         return "Paladin crit: you win a tie"
     return "Bard crit: re-roll your die (and once more if you like)"
