@@ -17,7 +17,7 @@ Each figure is the best of a few rounds of CPU time (`time.process_time`), engin
 baseline rounds interleaved, so another program briefly taking the core slows one round
 rather than the result.
 
-    python benchmarks/throughput.py [--seconds S] [--game NAME]
+    python benchmarks/throughput.py [--seconds S] [--game NAME] [--players N]
 """
 
 from __future__ import annotations
@@ -175,9 +175,10 @@ def heuristic_decisions(game: Game[Any, Any], states: list[Any]) -> Work | None:
     return chunk
 
 
-def measure(game: Game[Any, Any], seconds: float) -> list[tuple[str, str, str]]:
-    """Rows of (measure, per second, note) for one game."""
-    players = default_players(game)
+def measure(
+    game: Game[Any, Any], seconds: float, players: int
+) -> list[tuple[str, str, str]]:
+    """Rows of (measure, per second, note) for one game at `players` seats."""
     works: dict[str, Work] = {
         "events off": random_games(game, players, record_events=False),
         "events on": random_games(game, players, record_events=True),
@@ -236,6 +237,9 @@ def main() -> None:
         "--seconds", type=float, default=3.0, help="CPU seconds per figure (default 3)"
     )
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument(
+        "--players", type=int, help="seats at every game measured (default: each game's own)"
+    )
     args = parser.parse_args()
 
     console = Console(width=120)
@@ -249,8 +253,9 @@ def main() -> None:
     for game in all_games():
         if args.game and game.name not in args.game:
             continue
-        title = f"{game.name} ({default_players(game)} players)"
-        for measure_name, value, note in measure(game, args.seconds):
+        players = args.players or default_players(game)
+        title = f"{game.name} ({players} players)"
+        for measure_name, value, note in measure(game, args.seconds, players):
             table.add_row(title, measure_name, value, note)
             title = ""
     console.print(table)
