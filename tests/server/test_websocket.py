@@ -492,3 +492,16 @@ def test_a_person_with_nothing_to_play_passes_by_itself_in_a_reaction_window(
         zero.until_state(lambda s: s["version"] >= st["version"] + 2)
         actions = helpers.stored_actions(client.app.state.tavern.storage.url, tid)
         assert actions[st["version"] : st["version"] + 2] == [f"play:{hero['id']}", "pass"]
+
+
+def test_a_new_tables_log_begins_with_what_the_game_starts_with(client: Any, tk: Any) -> None:
+    # Crits & Tricks rolls every die in the open before the first decision; a spectator's
+    # welcome log shows it.
+    data = tk.create(client, game="crits-and-tricks", seats=["human", "bot:random"], seed=3)
+    with tk.connect(client, data["id"]) as sock:
+        sock.send({"type": "join"})
+        welcome = sock.expect("welcome")
+    texts = [event["text"] for event in welcome["log"]]
+    assert texts[0] == "Round 1: Player 1 leads the first trick"
+    assert texts[1].startswith("Player 1 rolls d4: ")
+    assert texts[2].startswith("Player 2 rolls d4: ")

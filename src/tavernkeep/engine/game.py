@@ -160,6 +160,12 @@ class Game(ABC, Generic[S, C]):
         """Exact chances behind a dice decision, e.g. {'success': 0.58}; {} if none."""
         return {}
 
+    def opening(self, state: S) -> list[Event]:
+        """Events that tell what a new game starts with (a round's dice, the Monsters
+        face up), from the state `setup` returned: setup itself reports nothing, so a log
+        begins with these. Each event carries its own visibility, as `apply`'s do."""
+        return []
+
     def content(self, state: S) -> Any:
         """The cards (quests, monsters, ...) of the pack `state` is played with, as the
         rules use them. Public: every player may read every card, so a bot may value a

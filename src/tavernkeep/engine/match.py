@@ -97,6 +97,8 @@ class Match:
         self.record_events = record_events
         self.keep_record = keep_record
         self.state = game.setup(config, seed, pack)
+        self.opening: list[Event] = game.opening(self.state) if record_events else []
+        """What the game starts with, as events: the first lines of its log."""
         self.rngs = [Rng(derive_seed(seed, "seat", i)) for i in range(len(agents))]
         self.actions = 0
         self.seed = seed
@@ -149,7 +151,7 @@ class Match:
         """
         config, pack = open_record(game, record)
         match = cls(game, agents, record.seed, config, pack, record.seats)
-        events: list[Event] = []
+        events: list[Event] = list(match.opening)
         for index, text in enumerate(record.actions, start=1):
             try:
                 action = Action.parse(text)

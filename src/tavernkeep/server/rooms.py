@@ -242,7 +242,7 @@ class Tavern:
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
         await self.db(self.storage.create, table_id, match.record, hashes, created_at)
-        room = Room(table_id, match, [], hashes, created_at)
+        room = Room(table_id, match, list(match.opening), hashes, created_at)
         self.rooms[table_id] = room
         self.schedule_bots(room)
         return room, tokens

@@ -126,6 +126,7 @@ def play_game(
         if delay and actor is not None and seats[actor] != "human" and events:
             time.sleep(delay)
 
+    show(match.opening, match.state)
     try:
         result = match.run(on_events=show)
     except (KeyboardInterrupt, EOFError):

@@ -34,8 +34,10 @@ from crits_and_tricks_helpers import (
     value,
 )
 
+from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.match import Match
 from tavernkeep.games.crits_and_tricks import GAME, CritsAndTricksState
 
 BARBARIAN, ROGUE, WIZARD, DRUID, PALADIN, BARD = range(6)
@@ -999,3 +1001,17 @@ def test_a_second_wizard_crit_in_a_turn_frees_no_die_a_second_time() -> None:
     act(st, f"crit:{a[4]},12")
     assert used(st, 0) == {20, 12}, "the d20 was used in trick 1: it stays used"
     assert GAME.view(st, 1)["table"][-1]["die"] == 12  # the card now shows the d12
+
+
+def test_the_opening_tells_who_leads_round_one_and_every_seats_dice() -> None:
+    # Setup reports nothing, so a game's log begins with its opening events.
+    match = Match(GAME, [RandomBot()] * 3, 4, GAME.make_config({"players": 3}), PACK)
+    kinds_ = [e.kind for e in match.opening]
+    assert kinds_ == ["round", "dice", "dice", "dice"]
+    assert match.opening[0].text == "Round 1: Player 1 leads the first trick"
+    for seat, event in enumerate(match.opening[1:]):
+        assert event.data["dice"] == match.state.dice[seat]
+    quiet = Match(
+        GAME, [RandomBot()] * 3, 4, GAME.make_config({"players": 3}), PACK, record_events=False
+    )
+    assert quiet.opening == []

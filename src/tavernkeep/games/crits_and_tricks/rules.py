@@ -87,6 +87,11 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
     def load_pack(self, source: str | Path | None = None) -> Pack[CritsAndTricksPack]:
         return load(source)
 
+    def opening(self, state: CritsAndTricksState) -> list[Event]:
+        events: list[Event] = []
+        round_events(state, events)
+        return events
+
     def content(self, state: CritsAndTricksState) -> CritsAndTricksPack:
         return state.content
 
@@ -491,10 +496,7 @@ def start_round(st: CritsAndTricksState, ev: Events) -> None:
         st.used[s] = 0
     first = (st.round - 1) % n
     st.leader = first
-    say(ev, "round", f"Round {st.round}: {player(first)} leads the first trick", round=st.round)
-    for s in range(n):
-        values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
-        say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=st.dice[s])
+    round_events(st, ev)
     # Quests: those not scored this game, naming only suits in play, shuffled (RULES).
     gone = {q for s in st.scored for q in s}
     playable = st.playable
@@ -526,6 +528,15 @@ def start_round(st: CritsAndTricksState, ev: Events) -> None:
                 st.stack.append(Decision(s, "keep"))
             else:
                 st.quests[s], st.offered[s] = st.offered[s], []
+
+
+def round_events(st: CritsAndTricksState, ev: Events) -> None:
+    """A round begins: who leads, and every seat's dice (public)."""
+    say(ev, "round", f"Round {st.round}: {player(st.leader)} leads the first trick",
+        round=st.round)
+    for s in range(st.players):
+        values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
+        say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=st.dice[s])
 
 
 def barkeep_options(st: CritsAndTricksState) -> list[int]:

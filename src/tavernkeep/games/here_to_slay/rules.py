@@ -112,6 +112,23 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             cached = self._catalog_of = (content, build(content))
         return cached[1]
 
+    def opening(self, state: HereToSlayState) -> list[Event]:
+        monsters = ", ".join(state.catalog.monsters[m].name for m in state.row)
+        events = [
+            Event(
+                "monster",
+                f"Five cards are dealt to each player; the Monsters face up: {monsters}",
+                {"monsters": list(state.row)},
+            )
+        ]
+        if state.turn:
+            seat = state.current
+            events.append(
+                Event("turn", f"{player(seat)}'s turn ({state.ap} action points)",
+                      {"seat": seat, "turn": state.turn})
+            )
+        return events
+
     def content(self, state: HereToSlayState) -> Catalog:
         return state.catalog
 
