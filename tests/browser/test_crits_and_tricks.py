@@ -120,7 +120,7 @@ def take_decision(ui: Any, page: Any, seen: dict[str, Any], rng: random.Random) 
     """Make the decision on offer by clicking on the board; returns the action sent."""
     kind = seen["kind"]
     decision = page.locator(DECISION)
-    if kind == "keep":
+    if kind == "give_up":
         quests = page.locator("#game .ct-offer .ct-quest.playable")
         target = quests.nth(rng.randrange(quests.count()))
     elif kind == "barkeep":
@@ -183,7 +183,7 @@ def check_live(seen: dict[str, Any]) -> None:
     size = int(re.match(r"(\d+) card", seen["hand_size"])[1])  # type: ignore[index]
     assert len(seen["hand"]) == size, (seen["hand"], seen["hand_size"])
     assert seen["question"], "the decision is asked in words"
-    if seen["kind"] == "keep":
+    if seen["kind"] == "give_up":
         assert len(seen["offer"]) == 4 and not seen["quests"]
     else:
         assert not seen["offer"]
@@ -232,7 +232,7 @@ def compare(state: CritsAndTricksState, seen: dict[str, Any], number: int) -> No
     assert Counter(seen["hand"]) == Counter(hand), f"{where}: the hand {seen['hand']} != {hand}"
     dice = [(size, state.dice[0][i], bool(state.used[0] >> i & 1)) for i, size in enumerate(DICE)]
     assert [(d["die"], d["value"], d["used"]) for d in seen["dice"]] == dice, where
-    if seen["kind"] == "keep":
+    if seen["kind"] == "give_up":
         assert seen["offer"] == [quests[q].name for q in state.offered[0]], where
     else:
         assert seen["quests"] == [quests[q].name for q in state.quests[0]], where
@@ -297,9 +297,9 @@ def test_a_full_game_against_two_bots_by_clicking(ct_server: Any, ui: Any) -> No
     expect(page.locator("#game .playable")).to_have_count(0)
     ui.shoot(page, "crits-and-tricks-over")
     # The person met every kind of decision a seat is asked (the Barkeep when least loot).
-    for kind in ("keep", "play", "reroll", "crit"):
+    for kind in ("give_up", "play", "reroll", "crit"):
         assert kinds[kind], f"no '{kind}' decision came up: {dict(kinds)}"
-    assert kinds["keep"] == 3 and kinds["play"] >= 3, dict(kinds)
+    assert kinds["give_up"] == 3 and kinds["play"] >= 3, dict(kinds)
 
     record = GameRecord.model_validate(ct_server.get(f"/api/tables/{created['id']}/record"))
     assert record.result is not None

@@ -101,8 +101,8 @@ def new_game(
 def settle(st: CritsAndTricksState, barkeep: str | None = None) -> None:
     """Answer the round's opening decisions: every seat gives up the first quest offered,
     the chooser takes the named Barkeep's Challenge (else the first one offered)."""
-    while st.stack and st.stack[-1].kind in ("keep", "barkeep"):
-        if st.stack[-1].kind == "keep":
+    while st.stack and st.stack[-1].kind in ("give_up", "barkeep"):
+        if st.stack[-1].kind == "give_up":
             act(st, texts(st)[0])
         else:
             act(st, f"barkeep:{barkeep_id(barkeep)}" if barkeep else texts(st)[0])

@@ -190,7 +190,7 @@ def check(st: CritsAndTricksState, ledger: Ledger) -> None:
     elif kind in ("reroll", "bard"):
         assert st.table[-1].seat == actor
         assert actions == [Action("reroll"), Action("keep")]
-    elif kind == "keep":
+    elif kind == "give_up":
         assert n > 2 and len(st.offered[actor]) == 4
     else:
         assert kind == "barkeep"
@@ -245,7 +245,7 @@ def play_one(seed: int) -> tuple[int, str]:
         check_view(st, viewer if viewer < st.players else None)
         actions = GAME.legal_actions(st)
         action = actions[rng.below(len(actions))]
-        private = st.stack[-1].kind == "keep"
+        private = st.stack[-1].kind == "give_up"
         ledger.before(st, action)
         events = GAME.apply(st, action)
         if private:

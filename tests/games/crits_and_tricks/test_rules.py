@@ -545,7 +545,7 @@ def test_the_first_leader_rotates_each_round(players: int) -> None:
 def test_quests_are_dealt_4_and_kept_3_asked_seat_by_seat_from_the_first_leader() -> None:
     st = new_game(3, rounds=2, tricks=1)
     asked = []
-    while decision(st)[1] == "keep":
+    while decision(st)[1] == "give_up":
         seat = decision(st)[0]
         asked.append(seat)
         offered = st.offered[seat][:]
@@ -560,7 +560,7 @@ def test_quests_are_dealt_4_and_kept_3_asked_seat_by_seat_from_the_first_leader(
     play_out_round(st)
     assert st.round == 2
     asked = []
-    while decision(st)[1] == "keep":
+    while decision(st)[1] == "give_up":
         asked.append(decision(st)[0])
         act(st, texts(st)[0])
     assert asked == [1, 2, 0]
@@ -717,7 +717,7 @@ def test_two_players_unscored_quests_are_discarded_and_six_new_ones_laid_out() -
 
 def test_the_barkeep_is_chosen_after_the_quests_by_the_first_leader_when_loot_is_even() -> None:
     st = new_game(3)
-    while decision(st)[1] == "keep":
+    while decision(st)[1] == "give_up":
         act(st, texts(st)[0])
     assert decision(st) == (0, "barkeep")
     assert texts(st) == [f"barkeep:{b}" for b in range(len(BARKEEP_NAMES))]
@@ -738,7 +738,7 @@ def test_the_least_loot_player_chooses_ties_from_the_first_leader(
     turn(st, b[0], 20)
     turn(st, c[0], 20)
     assert st.round == 2 and st.loot == loot  # no Bard, no quest, the Barkeep tied
-    while decision(st)[1] == "keep":
+    while decision(st)[1] == "give_up":
         act(st, texts(st)[0])
     assert decision(st) == (chooser, "barkeep")
 
@@ -746,7 +746,7 @@ def test_the_least_loot_player_chooses_ties_from_the_first_leader(
 def test_a_used_barkeep_challenge_is_not_offered_again() -> None:
     st = start(3, tricks=1, barkeep="Careful")
     play_out_round(st)
-    while decision(st)[1] == "keep":
+    while decision(st)[1] == "give_up":
         act(st, texts(st)[0])
     assert f"barkeep:{barkeep_id('Careful')}" not in texts(st)
     assert len(texts(st)) == len(BARKEEP_NAMES) - 1
@@ -758,7 +758,7 @@ def test_creative_is_left_out_with_two_players() -> None:
     assert f"barkeep:{barkeep_id('Creative')}" not in texts(st)
     assert len(texts(st)) == len(BARKEEP_NAMES) - 1
     st3 = new_game(3)
-    while decision(st3)[1] == "keep":
+    while decision(st3)[1] == "give_up":
         act(st3, texts(st3)[0])
     assert f"barkeep:{barkeep_id('Creative')}" in texts(st3)
 

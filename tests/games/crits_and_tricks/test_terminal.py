@@ -106,7 +106,7 @@ def test_a_seat_sees_its_hand_grouped_and_its_quests_and_not_the_others() -> Non
 
 def test_the_quest_offer_is_shown_to_the_one_choosing_only() -> None:
     st = new_game(4)
-    assert top(st) == "keep"
+    assert top(st) == "give_up"
     chooser = st.stack[-1].seat
     offered = [PACK.content.quest[q].name for q in st.offered[chooser]]
     text = flat(screen(GAME.view(st, chooser)))

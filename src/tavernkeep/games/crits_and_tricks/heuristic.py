@@ -93,7 +93,7 @@ class HeuristicBot:
             return reading.reroll(actions)
         if kind == "crit":
             return reading.crit(actions)
-        if kind == "keep":
+        if kind == "give_up":
             return min(actions, key=lambda a: reading.quest_worth(pack.quest[int(a.args[0])]))
         if kind == "barkeep":
             return max(actions, key=lambda a: reading.barkeep_taste(int(a.args[0])))

@@ -183,7 +183,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             return crit_actions(state, top.seat)
         if kind == "reroll" or kind == "bard":
             return [REROLL, KEEP]
-        if kind == "keep":
+        if kind == "give_up":
             return [Action("discard", q) for q in state.offered[top.seat]]
         if kind == "barkeep":
             return [Action("barkeep", b) for b in barkeep_options(state)]
@@ -217,7 +217,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
                 state.stack.append(Decision(seat, "next"))
             else:
                 crit(state, seat, action, ev)
-        elif kind == "keep":
+        elif kind == "give_up":
             quest = int(action.args[0])
             kept = [q for q in state.offered[seat] if q != quest]
             state.quests[seat] = kept
@@ -312,7 +312,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         if state.stack:
             top = state.stack[-1]
             decision = top.to_json()
-            if top.kind == "keep" and top.seat == seat:
+            if top.kind == "give_up" and top.seat == seat:
                 decision["offered"] = [quest(q) for q in state.offered[seat]]
             if top.kind == "crit":
                 decision["crits_left"] = state.crits_left
@@ -525,7 +525,7 @@ def start_round(st: CritsAndTricksState, ev: Events) -> None:
                 st.quest_deck.pop() for _ in range(min(QUESTS_DEALT, len(st.quest_deck)))
             ]
             if len(st.offered[s]) > QUESTS_KEPT:
-                st.stack.append(Decision(s, "keep"))
+                st.stack.append(Decision(s, "give_up"))
             else:
                 st.quests[s], st.offered[s] = st.offered[s], []
 

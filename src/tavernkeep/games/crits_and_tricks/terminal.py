@@ -177,7 +177,7 @@ def decision_text(view: Json) -> str:
         text = f"{who} may re-roll{again}: the d{mine['die']} shows {mine['value']}"
     elif kind == "crit" and mine is not None:
         text = f"{who} may use crits ({CRITS_A_TURN - len(mine['crits'])} left)"
-    elif kind == "keep":
+    elif kind == "give_up":
         text = f"{who} chooses a quest to give up"
     elif kind == "barkeep":
         text = f"{who} chooses the Barkeep's Challenge"

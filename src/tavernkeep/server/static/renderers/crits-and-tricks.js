@@ -253,7 +253,7 @@ class Board {
     const table = view.table || [];
     const own = table.length ? table[table.length - 1] : null;
     switch (d.kind) {
-      case "keep":
+      case "give_up":
         return mineNow
           ? "Choose the quest to give up: you keep the other three, in secret, for this round."
           : `${who} chooses a quest to give up (in secret).`;
@@ -677,7 +677,7 @@ class Board {
     const view = this.view;
     const d = this.decision;
     const blocks = [];
-    if (this.asked && d && d.kind === "keep") {
+    if (this.asked && d && d.kind === "give_up") {
       const byQuest = new Map(this.legal.filter((e) => e.kind === "discard").map((e) => [e.args[0], e]));
       blocks.push(
         h(
@@ -712,7 +712,7 @@ class Board {
             : h("p", { class: "ct-empty", text: "No quest left this round." }),
         ),
       );
-    } else if (this.me && Array.isArray(this.me.quests) && !(this.asked && d && d.kind === "keep")) {
+    } else if (this.me && Array.isArray(this.me.quests) && !(this.asked && d && d.kind === "give_up")) {
       const own = this.me.quests;
       blocks.push(
         h(
@@ -721,7 +721,7 @@ class Board {
           h("h3", { class: "ct-heading" }, "Your quests ", h("span", { class: "ct-count", text: "secret: only you see them" })),
           own.length
             ? h("div", { class: "ct-quest-list" }, own.map((q) => this.questEl(q)))
-            : h("p", { class: "ct-empty", text: d && d.kind === "keep" ? "Dealt when you have chosen." : "None left this round." }),
+            : h("p", { class: "ct-empty", text: d && d.kind === "give_up" ? "Dealt when you have chosen." : "None left this round." }),
         ),
       );
     }
@@ -822,7 +822,7 @@ class Board {
               h("dt", { text: "Quests" }),
               h("dd", {
                 class: "ct-quests-held",
-                text: this.kind() === "keep" && !entry.quests_held && !view.result
+                text: this.kind() === "give_up" && !entry.quests_held && !view.result
                   ? "being dealt"
                   : own
                     ? `${plural(entry.quests_held, "quest")} (yours, above)`
