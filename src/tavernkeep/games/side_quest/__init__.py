@@ -2,8 +2,8 @@
 
 `rules.py` is the Game (the protocol) and the flow of a game turn, `state.py` the state,
 `config.py` the options; `content.py` and `content/standard.toml` the cards (CONTENT.md),
-and RULES.md the readings the rules follow. The rules play the first level so far; the
-docstring of `rules.py` says which rules are still to come.
+and RULES.md the readings the rules follow. The game is not in the registry yet: its
+bot team and renderers come next.
 """
 
 from tavernkeep.games.side_quest.rules import SideQuest, SideQuestState
