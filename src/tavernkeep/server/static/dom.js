@@ -81,6 +81,31 @@ export function oddsText(odds) {
     .join(" · ");
 }
 
+/**
+ * Make an element on the board offer one legal action: clicking it (or Enter/Space on
+ * it) sends the action. Marked "playable" with the action in data-action, its label as
+ * the tooltip. Every game's renderer uses this for its clickable cards and dice.
+ */
+export function makeClickable(node, entry, onAction) {
+  node.classList.add("playable");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("title", entry.label || entry.action);
+  node.dataset.action = entry.action;
+  const act = (event) => {
+    event.stopPropagation();
+    onAction(entry.action);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+  return node;
+}
+
 /** "Player 3" — the same words the game's own event texts use. */
 export function playerName(seat) {
   return `Player ${Number(seat) + 1}`;

@@ -10,7 +10,7 @@
 // other legal action is a button (or a quest / challenge card) in the decision box, and
 // any legal action nothing claimed is a button there too, so each is reachable.
 
-import { h, oddsText, replace } from "../dom.js";
+import { h, makeClickable, oddsText, replace } from "../dom.js";
 import { dieFace } from "../dice.js";
 
 const SUITS = {
@@ -461,7 +461,7 @@ class Board {
           match ? h("p", { class: "ct-challenge-text", text: match[2] }) : null,
           match ? h("span", { class: "ct-loot-tag", text: `${match[3]} loot` }) : null,
         );
-        return clickable(node, entry, this.ctx);
+        return makeClickable(node, entry, this.ctx.onAction);
       }),
     );
   }
@@ -692,7 +692,7 @@ class Board {
               const entry = byQuest.get(quest.id);
               if (entry) {
                 this.claimed.add(entry.action);
-                clickable(node, entry, this.ctx);
+                makeClickable(node, entry, this.ctx.onAction);
                 node.append(h("span", { class: "ct-give-up", text: "give this one up" }));
               }
               return node;
@@ -892,23 +892,3 @@ class Board {
   }
 }
 
-/** Clicking (or Enter/Space on) a card sends its one legal action. */
-function clickable(node, entry, ctx) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("title", entry.label || entry.action);
-  node.dataset.action = entry.action;
-  const act = (event) => {
-    event.stopPropagation();
-    ctx.onAction(entry.action);
-  };
-  node.addEventListener("click", act);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      act(event);
-    }
-  });
-  return node;
-}

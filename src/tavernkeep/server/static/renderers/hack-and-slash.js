@@ -6,7 +6,7 @@
 // action buttons send: quest:0-2, brag), and during a rescue decision the dice on the
 // card are too (rescue:N re-rolls a die showing N).
 
-import { h, oddsText, replace, svg } from "../dom.js";
+import { h, makeClickable, oddsText, replace, svg } from "../dom.js";
 import { dieFace } from "../dice.js";
 
 const BRAG_SLOT = 3;
@@ -165,7 +165,7 @@ function questCard(view, quest, slot, actions, ctx) {
     attempt ? attemptOnCard(attempt, actions, ctx) : null,
     legal ? playableFooter(legal, ctx) : null,
   );
-  if (legal) makeClickable(card, legal, ctx);
+  if (legal) makeClickable(card, legal, ctx.onAction);
   return card;
 }
 
@@ -214,7 +214,7 @@ function cardDie(value, actions, ctx) {
   const legal = actions.get(`rescue:${value}`);
   if (legal) {
     die.classList.add("playable");
-    makeClickable(die, legal, ctx);
+    makeClickable(die, legal, ctx.onAction);
   }
   return die;
 }
@@ -227,24 +227,6 @@ function playableFooter(legal, ctx) {
     legal.index < 9 ? h("kbd", { text: String(legal.index + 1) }) : null,
     h("span", { text: odds ? `Take it · ${odds}` : "Take it" }),
   );
-}
-
-/** Clicking (or Enter/Space on) an element sends its legal action. */
-function makeClickable(node, legal, ctx) {
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("title", legal.label || legal.action);
-  const act = (event) => {
-    event.stopPropagation();
-    ctx.onAction(legal.action);
-  };
-  node.addEventListener("click", act);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      act(event);
-    }
-  });
 }
 
 // -- the Tavern and the draw pile ----------------------------------------------------

@@ -10,7 +10,7 @@
 // would make. Every other legal action is a button in the decision box, so each choice is
 // reachable from the board as well as from the frame's own list.
 
-import { h, oddsText, replace } from "../dom.js";
+import { h, makeClickable, oddsText, replace } from "../dom.js";
 import { dieFace } from "../dice.js";
 
 const DISCARD_SHOWN = 5;
@@ -183,7 +183,7 @@ class Board {
     node.classList.add("offered");
     if (entries.length === 1) {
       const entry = entries[0];
-      makeClickable(node, entry, this.ctx);
+      makeClickable(node, entry, this.ctx.onAction);
       node.append(
         h(
           "div",
@@ -837,22 +837,3 @@ function odds(entry) {
   return text ? h("span", { class: "slay-odds", text }) : null;
 }
 
-/** Clicking (or Enter/Space on) a card sends its one legal action. */
-function makeClickable(node, entry, ctx) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("title", entry.label || entry.action);
-  node.dataset.action = entry.action;
-  const act = (event) => {
-    event.stopPropagation();
-    ctx.onAction(entry.action);
-  };
-  node.addEventListener("click", act);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      act(event);
-    }
-  });
-}
