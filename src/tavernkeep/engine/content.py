@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -31,6 +32,23 @@ class Pack(Generic[M]):
     """'standard' for a built-in pack, else the path it was loaded from."""
     digest: str
     content: M
+
+
+def check_unique_names(
+    sections: Iterable[tuple[str, Sequence[str]]], taken: Iterable[str] = ()
+) -> None:
+    """Card names are how records, logs and people tell cards apart: raise ValueError
+    naming the first card (section, number, name) whose name a card before it has, in
+    these sections or among `taken`. A pack validator calls this; `load_pack` turns the
+    error into its one-line message."""
+    seen = set(taken)
+    for section, names in sections:
+        for number, name in enumerate(names, start=1):
+            if name in seen:
+                raise ValueError(
+                    f"{section} #{number} '{name}': field 'name': another card has that name"
+                )
+            seen.add(name)
 
 
 def builtin_packs(content_dir: Path) -> list[str]:

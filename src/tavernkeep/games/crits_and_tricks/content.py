@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tavernkeep.engine.content import Pack, load_pack
+from tavernkeep.engine.content import Pack, check_unique_names, load_pack
 
 GAME_NAME = "crits-and-tricks"
 CONTENT_DIR = Path(__file__).parent / "content"
@@ -163,18 +163,9 @@ class CritsAndTricksPack(BaseModel):
 
     @model_validator(mode="after")
     def _unique_names(self) -> CritsAndTricksPack:
-        names: list[tuple[str, list[str]]] = [
-            ("quest", [q.name for q in self.quest]),
-            ("barkeep", [b.name for b in self.barkeep]),
-        ]
-        for kind, cards in names:
-            seen: set[str] = set()
-            for number, name in enumerate(cards, start=1):
-                if name in seen:
-                    raise ValueError(
-                        f"{kind} #{number} '{name}': field 'name': another card has that name"
-                    )
-                seen.add(name)
+        # Quests and Barkeep's Challenges are separate decks: each has its own names.
+        check_unique_names([("quest", [q.name for q in self.quest])])
+        check_unique_names([("barkeep", [b.name for b in self.barkeep])])
         return self
 
 

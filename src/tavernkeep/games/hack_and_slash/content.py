@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from tavernkeep.engine.content import check_unique_names
+
 DIE_SIDES = 6
 MAX_DICE = 3
 """The box holds three dice, so no quest asks for more than three adventurers."""
@@ -76,11 +78,5 @@ class HackAndSlashPack(BaseModel):
 
     @model_validator(mode="after")
     def _unique_names(self) -> HackAndSlashPack:
-        seen: set[str] = {self.brag.name}
-        for number, card in enumerate(self.quest, start=1):
-            if card.name in seen:
-                raise ValueError(
-                    f"quest #{number} '{card.name}': field 'name': another card has that name"
-                )
-            seen.add(card.name)
+        check_unique_names([("quest", [q.name for q in self.quest])], taken=[self.brag.name])
         return self

@@ -15,7 +15,7 @@ from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from tavernkeep.engine.content import Pack, load_pack
+from tavernkeep.engine.content import Pack, check_unique_names, load_pack
 
 CONTENT_DIR = Path(__file__).parent / "content"
 GAME_NAME = "here-to-slay"
@@ -468,15 +468,9 @@ class HereToSlayPack(BaseModel):
 
     @model_validator(mode="after")
     def _unique_names(self) -> HereToSlayPack:
-        seen: set[str] = set()
-        for section, cards in self.sections():
-            for number, card in enumerate(cards, start=1):
-                if card.name in seen:
-                    raise ValueError(
-                        f"{section} #{number} '{card.name}': field 'name': "
-                        "another card has that name"
-                    )
-                seen.add(card.name)
+        check_unique_names(
+            (section, [card.name for card in cards]) for section, cards in self.sections()
+        )
         return self
 
     @model_validator(mode="after")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tavernkeep.engine.content import Pack, load_pack
+from tavernkeep.engine.content import Pack, check_unique_names, load_pack
 
 CONTENT_DIR = Path(__file__).parent / "content"
 GAME_NAME = "side-quest"
@@ -516,15 +516,9 @@ class SideQuestPack(BaseModel):
 
     @model_validator(mode="after")
     def _unique_names(self) -> SideQuestPack:
-        seen: set[str] = set()
-        for section, cards in self.sections():
-            for number, card in enumerate(cards, start=1):
-                if card.name in seen:
-                    raise ValueError(
-                        f"{section} #{number} '{card.name}': field 'name': "
-                        "another card has that name"
-                    )
-                seen.add(card.name)
+        check_unique_names(
+            (section, [card.name for card in cards]) for section, cards in self.sections()
+        )
         scenarios: set[str] = set()
         for number, scenario in enumerate(self.scenario, start=1):
             if scenario.name in scenarios:
