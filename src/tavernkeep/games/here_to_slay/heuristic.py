@@ -30,6 +30,7 @@ from tavernkeep.games.here_to_slay.cards import (
     Catalog,
 )
 from tavernkeep.games.here_to_slay.content import Step
+from tavernkeep.games.here_to_slay.rolls import attack_chances
 
 CARD = 1.0
 """A card in hand: the unit of value."""
@@ -316,11 +317,9 @@ class Reading:
         me = self.seats[self.me]
         bonus = int(me["attack_bonus"])
         plus = self.best_plus()
-        slay, punish = self.attack_chances(m.slay_roll, m.punishment_roll, m.inverted, bonus)
+        slay, punish = attack_chances(m, bonus)
         if plus:
-            helped, _ = self.attack_chances(
-                m.slay_roll, m.punishment_roll, m.inverted, bonus + plus
-            )
+            helped, _ = attack_chances(m, bonus + plus)
             # The share of rolls the Modifier saves costs the card; those it turns into a
             # slay no longer punish.
             saved = helped - slay
@@ -346,12 +345,6 @@ class Reading:
         if best and self.leader_trigger(self.me) == "on_play_modifier":
             best += max(self.cat.leaders[leader["id"]].skill.bonus or (0,))
         return best
-
-    @staticmethod
-    def attack_chances(slay: int, punish: int, inverted: bool, bonus: int) -> tuple[float, float]:
-        if inverted:
-            return at_most(slay - bonus), at_least(punish - bonus)
-        return at_least(slay - bonus), at_most(punish - bonus)
 
     def boosts(self, action: Action) -> bool:
         effect = self.cat.cards[int(action.args[0])].effect
@@ -548,17 +541,6 @@ class Reading:
         if eid < 0:
             return False
         return any(s.verb == "draw" and s.who == "chosen_player" for s in self.cat.effects[eid])
-
-
-TWO_DICE = [a + b for a in range(1, 7) for b in range(1, 7)]
-
-
-def at_least(need: int) -> float:
-    return sum(1 for t in TWO_DICE if t >= need) / 36
-
-
-def at_most(limit: int) -> float:
-    return sum(1 for t in TWO_DICE if t <= limit) / 36
 
 
 def _matches(kind: str, what: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.here_to_slay.cards import MODIFIER
+from tavernkeep.games.here_to_slay.content import Monster
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 from tavernkeep.games.here_to_slay.table import (
     ATTACK_ROLL,
@@ -29,6 +30,35 @@ from tavernkeep.games.here_to_slay.table import (
     say,
     skills,
 )
+
+
+def chance_at_least(need: int) -> float:
+    """2d6 >= need, with totals below 2 and above 12 read as plain numbers (RULES 17)."""
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
+
+
+def chance_at_least_other(edge: int) -> float:
+    """P(2d6 + edge >= another 2d6): a challenger's chance, `edge` its bonus over the
+    defender's."""
+    totals = [a + b for a in range(1, 7) for b in range(1, 7)]
+    return sum(1 for mine in totals for theirs in totals if mine + edge >= theirs) / 1296
+
+
+def chance_at_most(limit: int) -> float:
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= limit) / 36
+
+
+def attack_chances(monster: Monster, bonus: int) -> tuple[float, float]:
+    """The chances of slaying `monster` and of its punishment, with `bonus` on the roll."""
+    if monster.inverted:
+        return (
+            chance_at_most(monster.slay_roll - bonus),
+            chance_at_least(monster.punishment_roll - bonus),
+        )
+    return (
+        chance_at_least(monster.slay_roll - bonus),
+        chance_at_most(monster.punishment_roll - bonus),
+    )
 
 
 def roll_bonus(st: HereToSlayState, seat: int, purpose: str, hero: int = NONE) -> int:

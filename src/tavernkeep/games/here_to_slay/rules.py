@@ -73,22 +73,6 @@ def offer_text(state: HereToSlayState, top: Decision) -> str:
     return step_text(state.catalog.effects[eid][index])
 
 
-def chance_at_least(need: int) -> float:
-    """2d6 >= need, with totals below 2 and above 12 read as plain numbers (RULES 17)."""
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
-
-
-def chance_at_least_other(edge: int) -> float:
-    """P(2d6 + edge >= another 2d6): a challenger's chance, `edge` its bonus over the
-    defender's."""
-    totals = [a + b for a in range(1, 7) for b in range(1, 7)]
-    return sum(1 for mine in totals for theirs in totals if mine + edge >= theirs) / 1296
-
-
-def chance_at_most(limit: int) -> float:
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= limit) / 36
-
-
 class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     name = "here-to-slay"
     title = "Here to Slay"
@@ -621,24 +605,16 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             hero = state.stack[-1].args[0]
         if hero != NONE:
             bonus = rolls.roll_bonus(state, seat, HERO_ROLL, hero)
-            return {"success": chance_at_least(cat.cards[hero].roll - bonus)}
+            return {"success": rolls.chance_at_least(cat.cards[hero].roll - bonus)}
         if action.kind == "challenge":
             # Both roll 2d6 with their bonuses; equal or higher stops the card (RULES 13).
             defender = state.stack[-1].args[0]
             edge = rolls.roll_bonus(state, seat, CHALLENGE_ROLL) - rolls.roll_bonus(
                 state, defender, CHALLENGE_ROLL
             )
-            return {"success": chance_at_least_other(edge)}
+            return {"success": rolls.chance_at_least_other(edge)}
         if action.kind == "attack":
             m = cat.monsters[int(action.args[0])]
-            bonus = rolls.roll_bonus(state, seat, ATTACK_ROLL)
-            if m.inverted:
-                return {
-                    "slay": chance_at_most(m.slay_roll - bonus),
-                    "punishment": chance_at_least(m.punishment_roll - bonus),
-                }
-            return {
-                "slay": chance_at_least(m.slay_roll - bonus),
-                "punishment": chance_at_most(m.punishment_roll - bonus),
-            }
+            slay, punishment = rolls.attack_chances(m, rolls.roll_bonus(state, seat, ATTACK_ROLL))
+            return {"slay": slay, "punishment": punishment}
         return {}
