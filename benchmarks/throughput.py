@@ -254,6 +254,8 @@ def main() -> None:
         if args.game and game.name not in args.game:
             continue
         players = args.players or default_players(game)
+        if not game.min_players <= players <= game.max_players:
+            parser.error(f"{game.title} takes {game.min_players}-{game.max_players} players")
         title = f"{game.name} ({players} players)"
         for measure_name, value, note in measure(game, args.seconds, players):
             table.add_row(title, measure_name, value, note)

@@ -242,6 +242,18 @@ def test_simulate_reports_crits_and_tricks_by_quest_held_and_where_loot_came_fro
     assert report["seats"][0]["win_rate"] > 0.5  # the heuristic bot against two random ones
 
 
+def test_a_list_option_is_given_with_commas(capsys: pytest.CaptureFixture[str]) -> None:
+    seats = ["--seat", "bot:random", "--seat", "bot:random"]
+    args = ["simulate", "crits-and-tricks", "--games", "3", "--seed", "1", *seats]
+    code, out, err = run([*args, "--json", "--option", "suits=wizard,druid,paladin"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["options"] == {"suits": ["wizard", "druid", "paladin"]}
+    code, out, err = run([*args, "--option", "suits=wizard,wizard,paladin"], capsys)
+    assert code == 2 and "three different suits" in err and "Traceback" not in err
+    code, out, err = run([*args, "--option", "suits=wizard,elf,paladin"], capsys)
+    assert code == 2 and "suits" in err and len(err.strip().splitlines()) == 1
+
+
 def test_simulate_prints_a_table_without_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         ["simulate", "hack-and-slash", "--games", "20", "--seed", "1", *BOTS], capsys

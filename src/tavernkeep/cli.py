@@ -55,22 +55,29 @@ VariantOpt = Annotated[
 ]
 
 
+def option_value(value: str) -> Any:
+    """One option value typed: true/false, an integer, else text."""
+    low = value.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    with contextlib.suppress(ValueError):
+        return int(low)
+    return value.strip()
+
+
 def parse_options(options: list[str] | None, variants: list[str] | None) -> dict[str, Any]:
-    """`key=value` strings into typed options: true/false, integers, else text."""
+    """`key=value` strings into typed options; `key=a,b,c` gives a list (Crits & Tricks'
+    `suits=wizard,druid,paladin`)."""
     parsed: dict[str, Any] = {}
     for item in options or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"option '{item}' is not key=value")
-        low = value.strip().lower()
-        typed: Any = value.strip()
-        if low in ("true", "yes", "on"):
-            typed = True
-        elif low in ("false", "no", "off"):
-            typed = False
-        else:
-            with contextlib.suppress(ValueError):
-                typed = int(low)
+        typed: Any = (
+            [option_value(part) for part in value.split(",")] if "," in value else option_value(value)
+        )
         parsed[key.strip()] = typed
     for flag in variants or []:
         parsed[flag.strip().replace("-", "_")] = True
