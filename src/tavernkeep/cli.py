@@ -75,9 +75,8 @@ def parse_options(options: list[str] | None, variants: list[str] | None) -> dict
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"option '{item}' is not key=value")
-        typed: Any = (
-            [option_value(part) for part in value.split(",")] if "," in value else option_value(value)
-        )
+        parts = value.split(",")
+        typed: Any = [option_value(p) for p in parts] if len(parts) > 1 else option_value(value)
         parsed[key.strip()] = typed
     for flag in variants or []:
         parsed[flag.strip().replace("-", "_")] = True
