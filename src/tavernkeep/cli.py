@@ -156,13 +156,22 @@ def simulate(
     variant: VariantOpt = None,
     json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Play many bot games in parallel and report win rates with 95% intervals."""
+    """Play many bot games in parallel and report win rates with 95% intervals.
+
+    A game that names options to balance across (Side Quest: scenario and heroes) is
+    played in every combination the command leaves open, and reported as one table."""
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.grid import open_axes, run_grid
     from tavernkeep.lab.simulate import run_simulation
 
+    options = parse_options(option, variant)
+    chosen = get_game(game)
+    axes = open_axes(chosen, options, bool(seat))
+    if axes:
+        run_grid(chosen, axes, seat, games_, workers, seed, options, pack, json_)
+        return
     seats = seat or ["bot:heuristic", "bot:random", "bot:random"]
-    run_simulation(
-        game, seats, games_, workers, seed, parse_options(option, variant), pack, json_
-    )
+    run_simulation(game, seats, games_, workers, seed, options, pack, json_)
 
 
 @app.command()
@@ -187,7 +196,9 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     database_url: Annotated[
         str,
-        typer.Option(help="sqlite:///file.db (default, created on first start) or postgresql://..."),
+        typer.Option(
+            help="sqlite:///file.db (default, created on first start) or postgresql://..."
+        ),
     ] = "sqlite:///tavernkeep.db",
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it acts.", min=0.0)

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -87,6 +87,10 @@ class Game(ABC, Generic[S, C]):
     score_parts: ClassVar[dict[str, str]] = {}
     """Facts of `Result.facts` that split each seat's score by where it came from (a
     number a seat), with their headings: `simulate` reports the mean and share of each."""
+    report_grid: ClassVar[tuple[str, ...]] = ()
+    """Options (one or two; "players" among them if it varies) a designer balances
+    across: `simulate` run without fixing them plays every combination with the game's
+    bot in every seat and prints one table, e.g. ("scenario", "players")."""
 
     # -- configuration and content -------------------------------------------------
 
@@ -171,6 +175,15 @@ class Game(ABC, Generic[S, C]):
         rules use them. Public: every player may read every card, so a bot may value a
         card by what it does rather than by its name. None when a game keeps none."""
         return None
+
+    def grid_values(self, option: str, content: Any) -> list[Any]:
+        """The values of an option of `report_grid`, for a pack's content: every player
+        count, or each choice of a Literal option. A game overrides it for options whose
+        values come from its pack (a scenario's name)."""
+        if option == "players":
+            return list(range(self.min_players, self.max_players + 1))
+        field = self.config_model.model_fields[option]
+        return list(get_args(field.annotation))
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

@@ -16,6 +16,7 @@ REGISTRY: dict[str, str] = {
     "hack-and-slash": "tavernkeep.games.hack_and_slash:GAME",
     "here-to-slay": "tavernkeep.games.here_to_slay:GAME",
     "crits-and-tricks": "tavernkeep.games.crits_and_tricks:GAME",
+    "side-quest": "tavernkeep.games.side_quest:GAME",
 }
 
 

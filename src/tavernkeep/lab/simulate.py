@@ -50,6 +50,8 @@ class Tally:
     labelled_wins: dict[tuple[str, str], Fraction] = field(default_factory=dict)
     parts: Counter[str] = field(default_factory=Counter)
     """Totals over every seat of each of the game's `score_parts`."""
+    won: int = 0
+    """Games the result calls won: for a co-operative or solo game, the team's victories."""
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -66,6 +68,7 @@ class Tally:
         self.lengths.update(other.lengths)
         self.labelled.update(other.labelled)
         self.parts.update(other.parts)
+        self.won += other.won
         for key, wins in other.labelled_wins.items():
             self.labelled_wins[key] = self.labelled_wins.get(key, Fraction(0)) + wins
 
@@ -123,6 +126,7 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
         turns += result.turns
         actions += match.actions
         tally.endings[result.ending] += 1
+        tally.won += bool(result.won)
         tally.lengths[result.turns] += 1
         for fact in seat_facts:
             labels = result.facts[fact]
@@ -162,37 +166,53 @@ def blocks(games: int, workers: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(edges) if b > a]
 
 
-def simulate(
-    batch: Batch, games: int, workers: int = 1, on_progress: Any = None
-) -> Tally:
+def simulate(batch: Batch, games: int, workers: int = 1, on_progress: Any = None) -> Tally:
     """Play `games` games of a batch on `workers` processes; returns the exact tally."""
+    return simulate_many([batch], games, workers, on_progress)[0]
+
+
+def simulate_many(
+    batches: list[Batch], games: int, workers: int = 1, on_progress: Any = None
+) -> list[Tally]:
+    """`games` games of each batch, every batch's blocks shared out over one pool of
+    `workers` processes (a grid of small batches keeps both cores busy to the end)."""
     # Validate everything in this process first, so a bad seat or pack is one clear
     # error here rather than a traceback from a worker.
-    game = get_game(batch.game)
-    game.make_config(dict(batch.options, players=len(batch.seats)))
-    game.load_pack(batch.pack)
-    for spec in batch.seats:
-        if spec == "human":
-            raise SeatError("simulate seats bots only: use bot:random or bot:heuristic")
-        make_bot(spec, game)
+    for batch in batches:
+        game = get_game(batch.game)
+        game.make_config(dict(batch.options, players=len(batch.seats)))
+        game.load_pack(batch.pack)
+        for spec in batch.seats:
+            if spec == "human":
+                raise SeatError("simulate seats bots only: use bot:random or bot:heuristic")
+            make_bot(spec, game)
 
-    total = Tally(players=len(batch.seats))
-    jobs = [(batch, a, b) for a, b in blocks(games, workers)]
+    totals = [Tally(players=len(batch.seats)) for batch in batches]
+    jobs = [
+        (index, (batch, a, b))
+        for index, batch in enumerate(batches)
+        for a, b in blocks(games, workers)
+    ]
     if workers == 1:
-        for job in jobs:
+        for index, job in jobs:
             part = _play_block_args(job)
-            total.merge(part)
+            totals[index].merge(part)
             if on_progress:
                 on_progress(part.games)
-        return total
+        return totals
     # Fork where there is one: workers start at once and inherit the loaded game.
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
     with context.Pool(workers) as pool:
-        for part in pool.imap_unordered(_play_block_args, jobs):
-            total.merge(part)
+        for index, part in pool.imap_unordered(_play_indexed_block, jobs):
+            totals[index].merge(part)
             if on_progress:
                 on_progress(part.games)
-    return total
+    return totals
+
+
+def _play_indexed_block(job: tuple[int, tuple[Batch, int, int]]) -> tuple[int, Tally]:
+    index, args = job
+    return index, play_block(*args)
 
 
 def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[str, Any]:
@@ -258,9 +278,13 @@ def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[
         }
         for fact, heading in score_parts.items()
     }
+    lo, hi = wilson_interval(tally.won, games)
     return {
         "game": batch.game,
         "games": games,
+        "team": {"won": tally.won, "win_rate": tally.won / games, "ci95": [lo, hi]}
+        if get_game(batch.game).kind != "competitive"
+        else None,
         "seed": batch.seed,
         "pack": batch.pack or "standard",
         "options": batch.options,
@@ -353,6 +377,13 @@ def print_report(report: dict[str, Any]) -> None:
         f"[bold]{report['game']}[/]: {report['games']:,} games, seed {report['seed']}, "
         f"{report['workers']} worker(s), {report['elapsed_seconds']:.1f} s"
     )
+    team = report["team"]
+    if team is not None:
+        lo, hi = team["ci95"]
+        console.print(
+            f"the team won {team['won']:,} of {report['games']:,} games: "
+            f"{team['win_rate']:.1%} ({lo:.1%} - {hi:.1%})"
+        )
     table = Table("seat", "agent", "wins", "win rate", "95% interval", "mean score")
     for s in report["seats"]:
         lo, hi = s["ci95"]

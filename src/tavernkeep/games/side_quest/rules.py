@@ -29,6 +29,7 @@ from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.match import Agent
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.side_quest.config import SideQuestConfig
 from tavernkeep.games.side_quest.content import (
@@ -80,6 +81,18 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
     config_model = SideQuestConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "co-operative dungeon crawl: heroes against monsters"
+    report_grid = ("scenario", "players")
+
+    def grid_values(self, option: str, content: Any) -> list[Any]:
+        if option == "scenario":
+            return [s.name for s in content.scenario]
+        return super().grid_values(option, content)
+
+    def heuristic_agent(self) -> Agent:
+        # Imported here: the bot reads the rules' helpers, so it imports this module.
+        from tavernkeep.games.side_quest.heuristic import TeamBot
+
+        return TeamBot()
 
     def load_pack(self, source: str | Path | None = None) -> Pack[SideQuestPack]:
         return load(source)
@@ -355,6 +368,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
         def card(c: int) -> dict[str, Any]:
             out: dict[str, Any] = {"id": c, "kind": state.card_kind[c], "name": card_name(state, c)}
+            out.update(card_numbers(state, c))
             if c in state.stunned:
                 out["stunned"] = True
             if c in state.depth:
@@ -381,7 +395,11 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                 {
                     "seat": s,
                     "hero": hero.name if hero else None,
+                    "text": hero.text if hero else None,
+                    "item_limit": (hero.item_limit + bonus(state, s, "carry")) if hero else None,
+                    "spell_limit": hero.spell_limit if hero else None,
                     "health": state.health[s],
+                    "stunned": state.hero_stun[s] != NONE,
                     "location": state.position[s] if state.position[s] != NONE else None,
                     "weapons": [card(w) for w in state.weapons[s]],
                     "equipped": state.equipped[s][:],
@@ -400,6 +418,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                 decision["roll"] = top.args[0]
                 decision["dice"] = [list(d) for d in top.args[2]]
         result = self.result(state)
+        levels = content.scenario[state.scenario].levels
+        boss = state.card_kind.index("boss")
         return {
             "game": self.name,
             "seat": seat,
@@ -416,6 +436,9 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             "heroes": heroes,
             "available_heroes": [h.name for i, h in enumerate(content.hero) if i not in state.hero],
             "available_weapons": [card(w) for w in basic_weapons(state)],
+            "damsel_depth": content.specials.damsel_depth,
+            "hearts": hearts_standing(state) if state.level == len(levels) else None,
+            "boss": card(boss) if state.level == len(levels) else None,
             "dungeon_deck": len(state.dungeon_deck),
             "monster_deck": len(state.monster_deck),
             "monster_discard": [card(c) for c in state.monster_discard],
@@ -500,6 +523,9 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             return f"{verb} {card_name(state, int(args[0]))}"
         if kind == "loot":
             return "Loot (5+ on a die draws a Loot card)"
+        if kind == "key":
+            need = state.content.specials.key_roll
+            return f"Use the Dungeon Key ({need}+ on a die opens the Locked Door)"
         if kind == "end":
             return "End your turn"
         if kind == "equip":
@@ -554,6 +580,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             return {"success": (7 - LOOT_ROLL) / 6}
         if action.kind == "rescue":
             return {"success": (7 - state.content.specials.rescue_roll) / 6}
+        if action.kind == "key":
+            return {"success": (7 - state.content.specials.key_roll) / 6}
         return {}
 
 
@@ -590,6 +618,41 @@ def card_name(st: SideQuestState, card: int) -> str:
         "key": "the Dungeon Key",
         "heart": "a Dungeon Heart",
     }[kind]
+
+
+def card_numbers(st: SideQuestState, card: int) -> dict[str, Any]:
+    """What a player reads on a card's face: a fighter's or weapon's numbers, a card's text."""
+    kind, ref, c = st.card_kind[card], st.card_ref[card], st.content
+    if kind in FIGHTERS:
+        f = fighter_of(st, card)
+        return {
+            "health": health_of(st, card),
+            "move": f.move,
+            "range": f.range,
+            "dice": f.dice,
+            "hit": f.hit,
+            "damage": f.damage,
+            "ability": f.ability,
+            "text": f.text,
+        }
+    if kind == "weapon":
+        w = c.weapon[ref]
+        return {
+            "tier": w.tier,
+            "hands": w.hands,
+            "range": w.range,
+            "dice": w.dice,
+            "hit": w.hit,
+            "damage": w.damage,
+            "text": w.text,
+        }
+    if kind == "item":
+        return {"text": c.item[ref].text, "consumed": c.item[ref].consumed}
+    if kind == "spell":
+        return {"text": c.spell[ref].text, "roll": c.spell[ref].roll}
+    if kind in ("rune", "portal", "heart"):
+        return {"health": health_of(st, card)}
+    return {}
 
 
 def location_name(st: SideQuestState, loc: int) -> str:

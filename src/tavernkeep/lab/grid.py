@@ -1,0 +1,155 @@
+"""`tavernkeep simulate` over a grid: one batch for each combination of a game's options.
+
+A game names in `Game.report_grid` the options a designer balances across (Side Quest:
+the scenario and the number of heroes). When the command leaves them open (no `--seat`
+fixing the players, no `--option` fixing the rest), it plays `--games` games in every
+cell with the game's own bot in every seat and prints one table: a row for each value of
+the first option, a column for each value of the second. Each cell is an ordinary batch
+seeded from the grid's seed and the cell's options, so a cell's figures are the same
+whether it is played alone or in the grid, and whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from typing import Any
+
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.rng import derive_seed, random_seed
+from tavernkeep.lab.simulate import Batch, simulate_many, summarize
+
+GRID_BOT = "bot:heuristic"
+
+
+def open_axes(game: Game[Any, Any], options: dict[str, Any], seats_given: bool) -> list[str]:
+    """The grid options the command left open."""
+    return [
+        name
+        for name in game.report_grid
+        if name not in options and not (name == "players" and seats_given)
+    ]
+
+
+def cell_seed(seed: int, cell: dict[str, Any]) -> int:
+    return derive_seed(seed, "grid", *sorted(cell.items()))
+
+
+def run_grid(
+    game: Game[Any, Any],
+    axes: list[str],
+    seats: list[str] | None,
+    games: int,
+    workers: int,
+    seed: int | None,
+    options: dict[str, Any],
+    pack: str | None,
+    as_json: bool,
+) -> dict[str, Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    loaded = game.load_pack(pack)
+    values = {name: game.grid_values(name, loaded.content) for name in axes}
+    cells = [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*values.values())]
+    grid_seed = random_seed() if seed is None else seed
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    out: list[dict[str, Any]] = []
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"{game.name}: playing", total=games * len(cells))
+        batches = []
+        for cell in cells:
+            cell_options = {k: v for k, v in cell.items() if k != "players"}
+            players = int(cell.get("players", len(seats) if seats else game.min_players))
+            batches.append(
+                Batch(
+                    game.name,
+                    tuple(seats) if seats else (GRID_BOT,) * players,
+                    dict(options, **cell_options),
+                    pack,
+                    cell_seed(grid_seed, cell),
+                )
+            )
+        tallies = simulate_many(batches, games, workers, lambda k: progress.advance(task, k))
+    for cell, batch, tally in zip(cells, batches, tallies, strict=True):
+        report = summarize(batch, tally, workers, 0.0)
+        # The team's record in a co-operative or solo game; else the first seat's.
+        first = report["team"] or report["seats"][0]
+        out.append(
+            {
+                "cell": cell,
+                "seed": batch.seed,
+                "seats": list(batch.seats),
+                "win_rate": first["win_rate"],
+                "ci95": first["ci95"],
+                "turns": report["turns"],
+                "endings": report["endings"],
+            }
+        )
+    grid = {
+        "game": game.name,
+        "grid": axes,
+        "games_per_cell": games,
+        "seed": grid_seed,
+        "pack": pack or "standard",
+        "options": options,
+        "cells": out,
+        "workers": workers,
+        "elapsed_seconds": round(time.perf_counter() - started, 3),
+    }
+    if as_json:
+        print(json.dumps(grid))
+    else:
+        print_grid(grid, values)
+    return grid
+
+
+def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    axes = grid["grid"]
+    console.print(
+        f"[bold]{grid['game']}[/]: {grid['games_per_cell']:,} games a cell, seed {grid['seed']}, "
+        f"{grid['workers']} worker(s), {grid['elapsed_seconds']:.1f} s"
+    )
+    cells = {tuple(c["cell"][a] for a in axes): c for c in grid["cells"]}
+    rows = values[axes[0]]
+    columns = values[axes[1]] if len(axes) > 1 else [None]
+    table = Table(axes[0], *(heading(axes[1], c) if len(axes) > 1 else "win rate" for c in columns))
+    for row in rows:
+        entries = []
+        for column in columns:
+            cell = cells[(row,) if column is None else (row, column)]
+            lo, hi = cell["ci95"]
+            entries.append(
+                f"{cell['win_rate']:.1%} ({lo:.0%}-{hi:.0%})\n{cell['turns']['mean']:.1f} turns"
+            )
+        table.add_row(str(row), *entries)
+    console.print(table)
+    console.print(
+        "each cell: the win rate of the seats' bot, its 95% interval, and the mean game "
+        "length in turns"
+    )
+    endings: dict[str, int] = {}
+    for cell in grid["cells"]:
+        for name, count in cell["endings"].items():
+            endings[name] = endings.get(name, 0) + count
+    console.print("endings: " + ", ".join(f"{k}: {v:,}" for k, v in sorted(endings.items())))
+
+
+def heading(axis: str, value: Any) -> str:
+    if axis == "players":
+        return f"{value} player{'s' if value != 1 else ''}"
+    return f"{axis} {value}"
