@@ -140,8 +140,18 @@ class Plan:
         self.hearts = hearts_standing(st) if "boss" in st.card_kind else 0
         # One decision reads the same table many times over: remember what it computed.
         self.attacks: dict[tuple[int, int, int], float] = {}
-        self.kills: dict[int, float] = {}
+        self.kills: dict[tuple[int, int], float] = {}
         self.dangers: dict[int, float] = {}
+        self.stands: dict[tuple[int, int], float] = {}
+        self.bonuses: dict[tuple[int, str, str, tuple[int, ...]], int] = {}
+
+    def bonus(self, seat: int, name: str, roll: str = "") -> int:
+        """The rules' `bonus`, remembered: a decision asks it hundreds of times."""
+        key = (seat, name, roll, tuple(self.st.position))
+        value = self.bonuses.get(key)
+        if value is None:
+            value = self.bonuses[key] = bonus(self.st, seat, name, roll)
+        return value
 
     def choose(self, actions: list[Action]) -> Action:
         st = self.st
@@ -181,9 +191,12 @@ class Plan:
         return f.dice * chance(f.hit - self.runes) * f.damage
 
     def kill_value(self, card: int) -> float:
-        value = self.kills.get(card)
+        # What a kill is worth depends on where the heroes stand (`standing` tries
+        # this hero elsewhere), so remember it for each place.
+        key = (card, self.st.position[self.seat])
+        value = self.kills.get(key)
         if value is None:
-            value = self.kills[card] = self.slaying(card)
+            value = self.kills[key] = self.slaying(card)
         return value
 
     def slaying(self, card: int) -> float:
@@ -234,7 +247,7 @@ class Plan:
         return max(
             attacks_cost(
                 [
-                    st.health[s] + bonus(st, s, "armor")
+                    st.health[s] + self.bonus(s, "armor")
                     for s in range(st.players)
                     if st.position[s] == side
                 ],
@@ -327,9 +340,9 @@ class Plan:
         if not targets:
             return 0.0
         pos = st.position[seat]
-        plus = bonus(st, seat, "boost", "attack")
-        more = bonus(st, seat, "damage_plus")
-        farther = bonus(st, seat, "range_plus")
+        plus = self.bonus(seat, "boost", "attack")
+        more = self.bonus(seat, "damage_plus")
+        farther = self.bonus(seat, "range_plus")
         # Dice of one weapon land alike: count the hits of each weapon, not each die.
         weapons: list[tuple[int, float, int]] = []
         for w in st.equipped[seat]:
@@ -382,7 +395,7 @@ class Plan:
 
         def cost(a: Action) -> float:
             s = int(a.args[0])
-            damage = max(0, hits[0] - max(0, bonus(st, s, "armor") - absorbed[s]))
+            damage = max(0, hits[0] - max(0, self.bonus(s, "armor") - absorbed[s]))
             return wound_cost(st.health[s], damage)
 
         return min(actions, key=cost)
@@ -466,13 +479,13 @@ class Plan:
         if kind == "loot":
             if overburdened(st, seat) or not st.loot_deck:
                 return -0.1
-            return chance(LOOT_ROLL - bonus(st, seat, "boost", "loot")) * LOOT_CARD + 0.05
+            return chance(LOOT_ROLL - self.bonus(seat, "boost", "loot")) * LOOT_CARD + 0.05
         if kind == "rescue":
             c = int(action.args[0])
-            p = chance(st.content.specials.rescue_roll - bonus(st, seat, "boost", "rescue"))
+            p = chance(st.content.specials.rescue_roll - self.bonus(seat, "boost", "rescue"))
             return min(1.0, p + (1 - p) * 0.4 * min(spare, 2)) * self.damsel_value(c)
         if kind == "key":
-            p = chance(st.content.specials.key_roll - bonus(st, seat, "boost", "key"))
+            p = chance(st.content.specials.key_roll - self.bonus(seat, "boost", "key"))
             return min(1.0, p + (1 - p) * 0.5 * min(spare, 2)) * DOOR_OPENED
         if kind == "drop":
             return self.drop_value(int(action.args[0]))
@@ -481,7 +494,7 @@ class Plan:
             value = self.effects_value(card_effects(st, seat, source))
             if kind == "cast":
                 spell = st.content.spell[st.card_ref[source]]
-                value *= chance(spell.roll - bonus(st, seat, "boost", "spell"))
+                value *= chance(spell.roll - self.bonus(seat, "boost", "spell"))
                 value -= 0.2  # the action, spent either way
             elif source != ABILITY and st.content.item[st.card_ref[source]].consumed:
                 value -= 1.0  # a one-use card is kept for a turn that needs it more
@@ -520,7 +533,7 @@ class Plan:
         if kind == "spell":
             return len(st.spells[seat]) >= hero.spell_limit
         carried = len(st.items[seat]) + len(st.weapons[seat]) - len(st.equipped[seat])
-        return carried >= hero.item_limit + bonus(st, seat, "carry")
+        return carried >= hero.item_limit + self.bonus(seat, "carry")
 
     def drop_value(self, card: int) -> float:
         st, seat = self.st, self.seat
@@ -606,7 +619,7 @@ class Plan:
         st, seat = self.st, self.seat
         here = st.position[seat]
         grabs: Attackers = []
-        if bonus(st, seat, "evade") == 0:
+        if self.bonus(seat, "evade") == 0:
             for c in st.here[here]:
                 if st.card_kind[c] in FIGHTERS and c not in st.stunned:
                     f = fighter_of(st, c)
@@ -628,6 +641,12 @@ class Plan:
     def standing(self, loc: int, spare: int) -> float:
         """What the hero can make of standing at `loc` with `spare` actions left this
         turn, and how the Monster phase will treat it there."""
+        value = self.stands.get((loc, spare))
+        if value is None:
+            value = self.stands[(loc, spare)] = self.standing_at(loc, spare)
+        return value
+
+    def standing_at(self, loc: int, spare: int) -> float:
         st, seat = self.st, self.seat
         keep = st.position[seat]
         st.position[seat] = loc
@@ -651,7 +670,11 @@ class Plan:
                 door = st.content.location[st.row[loc]].locked_door and st.revealed[loc]
                 if door and self.holds_key() and not st.depth:
                     now = max(now, 0.5 * DOOR_OPENED)
-            return now + FOCUS * self.pull(loc) + self.rest(loc) - self.danger(loc)
+            # The longer a level drags on, the harder the heroes press toward the work
+            # left (a Monster on the Key's way, the Door): a team that only waits loses
+            # to the turn limit.
+            focus = FOCUS * (1 + st.level_turns / 6)
+            return now + focus * self.pull(loc) + self.rest(loc) - self.danger(loc)
         finally:
             st.position[seat] = keep
 
@@ -719,7 +742,9 @@ class Plan:
                     continue
                 attacks.append((f.dice, chance(f.hit - self.runes), f.damage))
         healths = [
-            st.health[s] + bonus(st, s, "armor") for s in range(st.players) if st.position[s] == loc
+            st.health[s] + self.bonus(s, "armor")
+            for s in range(st.players)
+            if st.position[s] == loc
         ]
         return attacks_cost(healths, attacks)
 

@@ -263,6 +263,7 @@ async function showEvents(events) {
 }
 
 function showState(message) {
+  const before = app.state ? app.state.actor : undefined;
   app.state = message;
   app.version = message.version;
   app.pending = false;
@@ -272,6 +273,27 @@ function showState(message) {
   renderGame();
   renderActions();
   renderBanner();
+  if (message.actor !== before) followDecision(message);
+}
+
+/**
+ * Hot seat: one person holding several seats' tokens (a co-operative party, a game played
+ * alone) need not switch by hand. When the decision passes to a seat this browser holds
+ * a token for, and nobody is sitting there (a person who opened that seat's link is never
+ * displaced), the page moves to it as the seat switch would. Only a change of decider
+ * moves it, so a seat chosen by hand stays until the next decision; a page that watches
+ * as a spectator never moves.
+ */
+function followDecision(state) {
+  const actor = state.actor;
+  if (app.seat === null || actor === null || actor === undefined || actor === app.seat) return;
+  const token = storedSeats(tableId).tokens[String(actor)];
+  const entry = (state.seats || []).find((s) => s.seat === actor);
+  if (!token || !entry || entry.agent !== "human" || entry.connected) return;
+  // Replaced, not pushed: the Back button should not step through a game's turns.
+  const fragment = new URLSearchParams({ seat: String(actor), token }).toString();
+  history.replaceState(null, "", `${location.pathname}#${fragment}`);
+  rejoin();
 }
 
 function hasDice(event) {
@@ -374,6 +396,21 @@ function renderSeatSwitch() {
     ),
     h("option", { value: "watch", text: "watch as spectator", selected: current === "watch" }),
   );
+}
+
+/** Join again as the seat the URL fragment (or the seat last used here) names. */
+function rejoin() {
+  app.identity = readIdentity();
+  app.fatal = false;
+  app.backoff = BACKOFF_FIRST_MS;
+  disconnect();
+  // The choices shown were the old seat's: nothing is offered until the new seat's state.
+  if (app.state && (app.state.legal || []).length) {
+    app.state = { ...app.state, legal: [] };
+    renderGame();
+    renderActions();
+  }
+  connect();
 }
 
 function switchSeat(value) {
@@ -655,13 +692,7 @@ function start() {
   watchLogScroll();
   document.addEventListener("keydown", onKey);
   $("seat-switch").addEventListener("change", (event) => switchSeat(event.target.value));
-  window.addEventListener("hashchange", () => {
-    app.identity = readIdentity();
-    app.fatal = false;
-    app.backoff = BACKOFF_FIRST_MS;
-    disconnect();
-    connect();
-  });
+  window.addEventListener("hashchange", rejoin);
   window.addEventListener("online", reconnectSoon);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) reconnectSoon();
