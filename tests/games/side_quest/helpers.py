@@ -16,8 +16,8 @@ from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.rng import ScriptedRng
 from tavernkeep.games.side_quest import GAME, SideQuestState
+from tavernkeep.games.side_quest.cards import card_name
 from tavernkeep.games.side_quest.content import Level, SideQuestPack
-from tavernkeep.games.side_quest.rules import card_name
 
 
 def special_pack() -> Pack[SideQuestPack]:

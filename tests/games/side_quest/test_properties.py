@@ -15,7 +15,8 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.side_quest import GAME, SideQuestState
-from tavernkeep.games.side_quest.rules import ENDINGS, travel
+from tavernkeep.games.side_quest.dungeon import travel
+from tavernkeep.games.side_quest.turn import ENDINGS
 
 SCENARIOS = ("The Cellar Below the Inn", "Webs Under Thornhold", "The Ashen Throne")
 GAMES = 300

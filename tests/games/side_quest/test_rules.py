@@ -23,7 +23,7 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.games.side_quest import GAME, SideQuestState
-from tavernkeep.games.side_quest.rules import travel
+from tavernkeep.games.side_quest.dungeon import travel
 
 POCK, AMABEL, IVO, SABLE = (
     "Pock Quickfingers",

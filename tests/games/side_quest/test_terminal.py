@@ -21,7 +21,7 @@ from side_quest_helpers import arena, card, dice, location, play, put, special_p
 from tavernkeep.cli import main
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.side_quest import GAME, SideQuestState
-from tavernkeep.games.side_quest.rules import travel
+from tavernkeep.games.side_quest.dungeon import travel
 from tavernkeep.games.side_quest.terminal import HEROES_LEGEND, depth_gauge, render
 from tavernkeep.terminal.render import renderer_for
 

@@ -1,9 +1,12 @@
 """Side Quest (Tap To Win): a co-operative dungeon crawl for 1-4 heroes.
 
-`rules.py` is the Game (the protocol) and the flow of a game turn, `state.py` the state,
-`config.py` the options; `content.py` and `content/standard.toml` the cards (CONTENT.md),
-and RULES.md the readings the rules follow. The game is not in the registry yet: its
-bot team and renderers come next.
+`rules.py` is the Game (the protocol); the game itself is played by modules named for
+their part of it (`turn.py`, `rolls.py`, `effects.py`, `combat.py`, `monsters.py`,
+`locations.py`, `heroes.py`, `dungeon.py`, `cards.py`; rules.py says which is which).
+`state.py` is the state, `config.py` the options; `content.py` and
+`content/standard.toml` the cards (CONTENT.md), and RULES.md the readings the rules
+follow. `heuristic.py` is the bot team (`bot:heuristic`), `terminal.py` draws the dungeon
+row for terminal play; the browser draws it with `server/static/renderers/side-quest.js`.
 """
 
 from tavernkeep.games.side_quest.rules import SideQuest, SideQuestState

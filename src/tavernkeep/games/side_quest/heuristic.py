@@ -27,24 +27,20 @@ from typing import Any
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
+from tavernkeep.games.side_quest.cards import FIGHTERS, fighter_of, health_of, weapon_of
+from tavernkeep.games.side_quest.combat import hearts_standing, hit_targets
 from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect
-from tavernkeep.games.side_quest.rules import (
+from tavernkeep.games.side_quest.effects import card_effects
+from tavernkeep.games.side_quest.heroes import (
     ABILITY,
     DONE,
-    FIGHTERS,
-    KEEP,
     LOOT_ROLL,
-    active_monster_at,
     bonus,
-    card_effects,
-    fighter_of,
-    health_of,
-    hearts_standing,
     hero_range,
-    hit_targets,
     overburdened,
-    weapon_of,
 )
+from tavernkeep.games.side_quest.monsters import active_monster_at
+from tavernkeep.games.side_quest.rolls import KEEP
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
 
 ACTION = 0.6

@@ -1,9 +1,9 @@
 """The state of a game of Side Quest: plain lists of integers, cheap to clone.
 
 Every card of the game is an integer id, fixed at setup: `card_kind[id]` says what it is
-("monster", "weapon", "item", "spell", "damsel", "rune", "portal", "key") and
-`card_ref[id]` which entry of the pack it is (an index into the pack's list of that kind;
--1 for the special cards, which have no entry). Each card is in exactly one place: a deck,
+("monster", "boss", "heart", "weapon", "item", "spell", "damsel", "rune", "portal", "key")
+and `card_ref[id]` which entry of the pack it is (an index into the pack's list of that
+kind; -1 for the special cards, which have no entry). Each card is in exactly one place: a deck,
 a discard pile, the box, a Location (`here`, in the order cards arrived) or a hero's
 equipment. Locations of the row are indexes into the pack's `location` list.
 """
