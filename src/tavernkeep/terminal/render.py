@@ -51,7 +51,9 @@ def event_line(event: Event) -> str:
     """One line of the game log (Rich markup); dice get their faces, outcomes a colour.
 
     A roll's outcome is coloured when the event says it (data "success"); a roll still
-    open to Modifiers has none yet, and a Modifier's line shows the roll's new total.
+    open to Modifiers has none yet, and a Modifier's line shows the roll's new total. Any
+    other event that says it failed (data "success" false, e.g. a Loot that finds nothing)
+    is red whatever its kind, as the browser's log shows it.
     """
     text = escape(event.text)
     data = event.data
@@ -67,6 +69,8 @@ def event_line(event: Event) -> str:
         return f"  🎲 {text}"
     if event.kind == "crit":
         return f"  ± [yellow]{text}[/]"
+    if data.get("success") is False:
+        return f"  [red]{text}[/]"
     if event.kind in GOOD:
         return f"  [green]{text}[/]"
     if event.kind in BAD:

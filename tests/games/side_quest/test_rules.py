@@ -22,7 +22,9 @@ from side_quest_helpers import (
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.events import Event
 from tavernkeep.games.side_quest import GAME, SideQuestState
+from tavernkeep.games.side_quest.content import MONSTER_ABILITIES
 from tavernkeep.games.side_quest.dungeon import travel
 
 POCK, AMABEL, IVO, SABLE = (
@@ -929,3 +931,62 @@ def test_pocks_free_loot_is_not_his_loot_of_the_turn_and_waits_for_no_monster() 
     st = arena([POCK], [SWORD], [0])
     put(st, "Cellar Rat", 0)
     assert "ability" not in texts(st)
+
+
+# -- what the view shows -------------------------------------------------------------------
+
+
+def test_a_monsters_and_the_bosss_ability_come_with_the_packs_wording() -> None:
+    st = arena([POCK], [SWORD], [0])
+    put(st, "Cult Acolyte", 1)  # rallying
+    put(st, "Cellar Rat", 1)  # no ability
+    acolyte, rat = GAME.view(st, 0)["locations"][1]["cards"]
+    assert acolyte["ability"] == "rallying"
+    assert acolyte["ability_text"] == MONSTER_ABILITIES["rallying"]
+    assert rat["ability"] is None and rat["ability_text"] is None
+    boss = GAME.view(boss_level(), 0)["boss"]
+    assert boss["ability"] and boss["ability_text"] == MONSTER_ABILITIES[boss["ability"]]
+
+
+def test_a_revealed_location_says_whether_it_is_the_locked_door() -> None:
+    st = arena([POCK], [SWORD], [0])
+    location(st, 0, "The Barred Gatehouse")
+    location(st, 1, "Glittering Hoard")
+    door, hoard, *hidden = GAME.view(st, 0)["locations"]
+    assert door["locked_door"] is True and hoard["locked_door"] is False
+    # A face-down Location tells nothing, not even whether it is the Door.
+    assert hidden and all(loc["locked_door"] is None for loc in hidden)
+
+
+def test_the_turn_shown_never_passes_the_turn_limit() -> None:
+    st = arena([POCK], [SWORD], [0], turn_limit=2)
+    assert GAME.view(st, 0)["turn"] == 1
+    play(st, "end")
+    assert GAME.view(st, 0)["turn"] == 2
+    play(st, "end")
+    view = GAME.view(st, 0)
+    assert view["ending"] == "turn-limit"
+    assert view["turn"] == view["turn_limit"] == 2
+
+
+def loot_events(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.kind == "loot"]
+
+
+def test_a_loot_that_finds_nothing_says_it_failed_and_one_that_finds_a_card_succeeded() -> None:
+    st = arena([POCK], [SWORD], [0])
+    dice(st, 1)  # no Mighty Boost lifts a 1 to a 5: the roll stands at once
+    (miss,) = loot_events(play(st, "loot"))
+    assert miss.data["success"] is False and "finds nothing" in miss.text
+    st = arena([POCK], [SWORD], [0])
+    dice(st, 6)
+    (hit,) = loot_events(play(st, "loot"))
+    assert hit.data["success"] is True and "card" in hit.data
+
+
+def test_a_free_loot_of_a_location_that_finds_nothing_says_it_failed() -> None:
+    st = arena([POCK], [SWORD], [0])
+    location(st, 0, "Glittering Hoard")
+    dice(st, 1)
+    (miss,) = loot_events(play(st, "end"))
+    assert miss.data["success"] is False and "finds nothing" in miss.text

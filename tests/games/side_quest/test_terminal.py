@@ -23,7 +23,7 @@ from tavernkeep.engine.rng import Rng
 from tavernkeep.games.side_quest import GAME, SideQuestState
 from tavernkeep.games.side_quest.dungeon import travel
 from tavernkeep.games.side_quest.terminal import HEROES_LEGEND, depth_gauge, render
-from tavernkeep.terminal.render import renderer_for
+from tavernkeep.terminal.render import event_line, renderer_for
 
 WIDTH = 100
 SCENARIOS = ("The Cellar Below the Inn", "Webs Under Thornhold", "The Ashen Throne")
@@ -195,6 +195,31 @@ def test_a_monster_shows_its_numbers_its_ability_and_its_stun() -> None:
     assert cell.index("Ogre Bruiser") < cell.index("Cave Weaver")
     assert cell.endswith("stun on hit STUNNED")
     assert cell.count("STUNNED") == 1
+
+
+def test_the_dungeon_legend_gives_the_wording_of_each_ability_on_the_row_once() -> None:
+    st = arena([POCK], [SWORD], [0])
+    put(st, "Cult Acolyte", 1)  # rallying
+    put(st, "Mire Leech", 2)  # grasping
+    put(st, "Gutter Imp", 2)  # grasping too
+    put(st, "Cellar Rat", 0)  # no ability
+    view = GAME.view(st, 0)
+    acolyte, leech = view["locations"][1]["cards"][0], view["locations"][2]["cards"][0]
+    words = flat(screen(view))
+    assert f"rallying: {flat(acolyte['ability_text'])}" in words
+    assert f"grasping: {flat(leech['ability_text'])}" in words
+    assert words.count(flat(leech["ability_text"])) == 1
+
+
+def test_a_loot_that_finds_nothing_is_a_failure_in_the_log() -> None:
+    st = arena([POCK], [SWORD], [0])
+    dice(st, 1)
+    (miss,) = [e for e in play(st, "loot") if e.kind == "loot"]
+    assert event_line(miss) == f"  [red]{miss.text}[/]"
+    st = arena([POCK], [SWORD], [0])
+    dice(st, 6)
+    (found,) = [e for e in play(st, "loot") if e.kind == "loot"]
+    assert event_line(found) == f"  [green]{found.text}[/]"
 
 
 def test_face_down_locations_say_so_and_revealed_ones_show_their_effect() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavernkeep.games.side_quest.content import Boss, Monster, Weapon
+from tavernkeep.games.side_quest.content import MONSTER_ABILITIES, Boss, Monster, Weapon
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
 
 LOOT_KINDS = ("weapon", "item", "spell")
@@ -46,7 +46,10 @@ def card_name(st: SideQuestState, card: int) -> str:
 
 
 def card_numbers(st: SideQuestState, card: int) -> dict[str, Any]:
-    """What a player reads on a card's face: a fighter's or weapon's numbers, a card's text."""
+    """What a player reads on a card's face: a fighter's or weapon's numbers, a card's text.
+
+    A fighter's ability comes with its wording (`ability_text`, the pack's MONSTER_ABILITIES),
+    so a renderer need not keep a copy of it."""
     kind, ref, c = st.card_kind[card], st.card_ref[card], st.content
     if kind in FIGHTERS:
         f = fighter_of(st, card)
@@ -58,6 +61,7 @@ def card_numbers(st: SideQuestState, card: int) -> dict[str, Any]:
             "hit": f.hit,
             "damage": f.damage,
             "ability": f.ability,
+            "ability_text": MONSTER_ABILITIES[f.ability] if f.ability else None,
             "text": f.text,
         }
     if kind == "weapon":

@@ -305,8 +305,8 @@ MONSTER_ABILITIES: dict[str, str] = {
     "grasping": "its Grab Attacks take no -1",
     "rallying": "+1 on each attack die of every other Monster and the Boss in its Location",
     "bodyguard": "while it is active, the other Monsters in its Location can be given no "
-    "attack hits, nor be the one Monster a hero's card chooses (monster_here, "
-    "monster_in_range); effects on every Monster of the Location still reach them",
+    "attack hits, nor be the one Monster a hero's card chooses; effects on every "
+    "Monster of the Location still reach them",
     "shielded": "hits and card damage from a hero in another Location do nothing to it",
     "summoner": "at the start of each Monster phase, one card from the Monster deck is "
     "dealt onto its Location (like a Dark Portal's spawn)",

@@ -103,6 +103,7 @@ def location_effects(
                         f"finds {card_name(st, card)}",
                         seat=s,
                         card=card,
+                        success=True,
                     )
                     gain(st, s, card, equip=equip)
                     if st.card_kind[card] == "weapon":
@@ -113,6 +114,7 @@ def location_effects(
                         "loot",
                         f"{location.name}: {who(st, s)} loots ({roll}) and finds nothing",
                         seat=s,
+                        success=False,
                     )
         if st.ending:
             break

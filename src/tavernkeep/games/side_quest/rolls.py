@@ -74,10 +74,17 @@ def resolve_roll(
     elif what == "loot":
         if success and st.loot_deck:
             card = st.loot_deck.pop()
-            say(ev, "loot", f"{who(st, seat)} finds {card_name(st, card)}", seat=seat, card=card)
+            say(
+                ev,
+                "loot",
+                f"{who(st, seat)} finds {card_name(st, card)}",
+                seat=seat,
+                card=card,
+                success=True,
+            )
             gain(st, seat, card)
         else:
-            say(ev, "loot", f"{who(st, seat)} finds nothing", seat=seat)
+            say(ev, "loot", f"{who(st, seat)} finds nothing", seat=seat, success=False)
     elif what == "spell":
         if success:
             # Imported here: effects.py starts rolls (Cast Spell, a card's free Loot),

@@ -373,6 +373,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                     "revealed": state.revealed[i],
                     "name": shown.name if shown else None,
                     "text": shown.text if shown else None,
+                    "locked_door": shown.locked_door if shown else None,
                     "cards": [card(c) for c in state.here[i]],
                     "heroes": [s for s in range(state.players) if state.position[s] == i],
                 }
@@ -415,7 +416,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             "players": state.players,
             "scenario": content.scenario[state.scenario].name,
             "level": state.level,
-            "turn": state.level_turns + 1,
+            # The turn under way; once the limit has run out, the last one (never "61 of 60").
+            "turn": min(state.level_turns + 1, state.config.turn_limit),
             "turn_limit": state.config.turn_limit,
             "leader": state.leader,
             "current": state.current if state.current != NONE else None,

@@ -111,6 +111,22 @@ def _ability(card: Json) -> str:
     return f"\n[italic yellow]{escape(ability.replace('_', ' '))}[/]" if ability else ""
 
 
+def abilities_legend(view: Json) -> list[str]:
+    """'rallying: +1 on each attack die ...': the wording of each ability a Monster on the
+    row or the Boss has, once each, in the order they are met (Rich markup)."""
+    fighters = [c for loc in view["locations"] for c in loc["cards"]]
+    if view.get("boss"):
+        fighters.append(view["boss"])
+    seen: dict[str, str] = {}
+    for card in fighters:
+        if card.get("ability") and card.get("ability_text"):
+            seen.setdefault(card["ability"], card["ability_text"])
+    return [
+        f"[italic yellow]{escape(name.replace('_', ' '))}[/]: {escape(text)}"
+        for name, text in seen.items()
+    ]
+
+
 def depth_gauge(depth: int, skull: int) -> str:
     """'▰▱▱☠ depth 1/3': how far a Damsel has sunk toward the skull (Rich markup)."""
     left = skull - depth
@@ -166,8 +182,8 @@ def _cells(markup: list[str]) -> list[Text]:
 
 def _status(view: Json) -> str:
     level = f"Level {view['level']} of {LEVELS}"
-    # The view counts the turn under way: past the last one once the turn limit has run out.
-    turn = f"turn {min(view['turn'], view['turn_limit'])} of {view['turn_limit']}"
+    # The turn under way; the view never counts past the limit (a lost game ends on it).
+    turn = f"turn {view['turn']} of {view['turn_limit']}"
     leader = f"Leader: {_who(view, view['leader'])}"
     lines = [f"[bold]Side Quest · {escape(view['scenario'])}[/] · {level} · {turn} · {leader}"]
     current = view["current"]
@@ -244,7 +260,7 @@ def _row(view: Json) -> Table:
     table = Table(
         title="The dungeon, left to right",
         title_justify="left",
-        caption=LEGEND,
+        caption="\n".join([LEGEND, *abilities_legend(view)]),
         caption_justify="left",
         show_lines=True,
         expand=True,

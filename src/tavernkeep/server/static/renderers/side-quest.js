@@ -19,18 +19,6 @@ const HERO_HEALTH = 4;
 const SKULL = "☠";
 const ABILITY = -1;
 
-// A Monster's ability in a few words (the pack's wording: MONSTER_ABILITIES in content.py).
-const ABILITIES = {
-  stun_on_hit: "a hero it damages is stunned for its next turn",
-  grasping: "its Grab Attacks take no −1",
-  rallying: "+1 on each attack die of the other Monsters and the Boss in its Location",
-  bodyguard: "while active, the other Monsters here cannot be given hits",
-  shielded: "hits and card damage from another Location do nothing to it",
-  summoner: "each Monster phase a Monster card is dealt onto its Location",
-  explodes: "slain, it deals 1 damage to every hero in its Location",
-  unstoppable: "heroes' stun, block and push do nothing to it",
-};
-
 const KIND_NAMES = {
   monster: "Monster",
   boss: "Boss",
@@ -210,8 +198,6 @@ class Board {
     const mine = current !== null && current !== undefined && current === this.ctx.seat && !over;
     const limit = Number(view.turn_limit) || 0;
     const late = limit && Number(view.turn) >= limit - 1;
-    // A game lost at the turn limit has finished its last turn: no turn past the limit.
-    const turnNo = over && limit ? Math.min(Number(view.turn), limit) : view.turn;
     return h(
       "div",
       { class: "sq-status" },
@@ -220,7 +206,7 @@ class Board {
       h("span", {
         class: `sq-turn-no${late ? " late" : ""}`,
         title: "game turns of this level, and the limit before the heroes lose",
-        text: `Turn ${turnNo} / ${view.turn_limit}`,
+        text: `Turn ${view.turn} / ${view.turn_limit}`, // the view never counts past the limit
       }),
       Number.isInteger(view.leader)
         ? h("span", { class: `sq-leader seat-${view.leader % 6}` }, h("span", { class: "seat-swatch" }), `Leader: ${this.heroName(view.leader)}`)
@@ -436,7 +422,7 @@ class Board {
     const classes = ["sq-loc"];
     if (!loc.revealed) classes.push("face-down");
     if (current !== null && current !== undefined && (this.heroes[current] || {}).location === i) classes.push("current");
-    if (/Locked Door/.test(loc.text || "")) classes.push("door");
+    if (loc.locked_door) classes.push("door");
     // Actions about this Location: on chips of their own, and the whole Location when
     // it has exactly one.
     const acts = this.take(
@@ -546,7 +532,13 @@ class Board {
       ),
       h("span", { class: "sq-card-name", text: card.name }),
       body,
-      card.ability ? h("span", { class: "sq-ability", title: ABILITIES[card.ability] || card.ability, text: `${card.ability.replace(/_/g, " ")}: ${ABILITIES[card.ability] || ""}` }) : null,
+      card.ability
+        ? h("span", {
+            class: "sq-ability",
+            title: card.ability_text || card.ability,
+            text: card.ability_text ? `${card.ability.replace(/_/g, " ")}: ${card.ability_text}` : card.ability.replace(/_/g, " "),
+          })
+        : null,
       text ? h("p", { class: "sq-card-text", text }) : null,
     );
   }
