@@ -43,7 +43,12 @@ SeedOpt = Annotated[
     typer.Option(help="Seed for a reproducible game (random if not given).", min=0, max=MAX_SEED),
 ]
 PackOpt = Annotated[
-    str | None, typer.Option(help="Content pack: a built-in name or a path to a .toml file.")
+    str | None,
+    typer.Option(
+        "--pack",
+        "--map",
+        help="Content pack (Rage: the map): a built-in name or a path to a .toml file.",
+    ),
 ]
 OptionOpt = Annotated[
     list[str] | None,

@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "here-to-slay": "tavernkeep.games.here_to_slay:GAME",
     "crits-and-tricks": "tavernkeep.games.crits_and_tricks:GAME",
     "side-quest": "tavernkeep.games.side_quest:GAME",
+    "rage": "tavernkeep.games.rage:GAME",
 }
 
 

@@ -1,0 +1,267 @@
+"""The planning bot for Rage (`bot:heuristic`): it searches its whole move, with dice sampled.
+
+At the start of each move it lists every way to sneak (each sequence of up to three
+steps, ending in a stop or an escape, kept once for each place, facing and set of houses
+entered), plays each out on a determinized copy of the game to its next move (the
+backstabs, fights, rage checks and skeletons' patrol that follow, with a simple policy
+for the choices inside them) and scores where it lands. A move that rolls no dice (no
+rage check, no fight) is played once; one that rolls is played SAMPLES times, each
+with fresh dice, and scored on average. It then walks the best plan step by step. The
+choices inside a turn (backstab or spare, fight on or disengage) are scored the same way.
+
+The score counts food (the goal), hit points and rage (the danger: every point of rage
+is a twentieth more chance of a forced rush, and 20 ends any hope of winning), the way to
+the nearest food (or to the nearest exit once the bag holds 25), and the skeletons that
+will see the player after their next step.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.match import InfoSet
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games.rage.state import MOVE, NONE, PATROLLING, RageState
+from tavernkeep.games.rage.turn import (
+    WIN_FOOD,
+    backstab,
+    disengage,
+    end_move,
+    escape,
+    fight_on,
+    spare,
+    step,
+)
+from tavernkeep.games.rage.village import Village
+
+SAMPLES = 6
+FOOD = 300.0
+"""A cube in the bag, up to the 25 that win."""
+SPARE_FOOD = 20.0
+HP = 150.0
+RAGE = 40.0
+RAGE_LATE = 120.0
+"""Each point of rage past RAGE_EDGE costs this much more: the edge of losing control."""
+RAGE_EDGE = 14
+WALK = 60.0
+"""Each hex still to walk to the next food (or to an exit once the bag is full)."""
+WATCHED = 400.0
+"""A skeleton will see the player after its next step."""
+ENDING = {
+    "won": 20_000.0,
+    "knighted": 30_000.0,
+    "survived": -500.0,
+    "wanders": -2_000.0,
+    "dawn": -2_500.0,
+    "died": -3_000.0,
+}
+RAGING = -4_000.0
+"""Rage has control: the game cannot be won any more."""
+
+STOP = Action("stop")
+ESCAPE = Action("escape")
+
+
+class PlannerBot:
+    name = "heuristic"
+
+    def __init__(self) -> None:
+        self.plan: list[Action] = []
+        self.plan_at: tuple[int, int] = (-1, -1)
+        """The turn and hex the plan was made for; a plan never outlives its move."""
+
+    def choose(self, info: InfoSet) -> Action:
+        actions = info.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        st: RageState = info.determinize(info.rng)
+        top = st.stack[-1].kind
+        if top == "move":
+            if st.steps == 0 or self.plan_at != (st.turn, st.pos) or not self.plan:
+                self.plan = best_plan(st, info.rng)
+            action = self.plan.pop(0)
+            self.plan_at = (
+                (st.turn, st.map.step[st.pos][int(action.args[0])])
+                if (action.kind == "step")
+                else (-1, -1)
+            )
+            if action in actions:
+                return action
+            self.plan = []
+            return STOP
+        return max(actions, key=lambda a: choice_value(st, a, info.rng))
+
+
+def best_plan(st: RageState, rng: Rng) -> list[Action]:
+    """The best sequence of steps (then a stop or an escape) from here."""
+    scorer = Scorer(st)
+    best: list[Action] = [STOP]
+    best_value = float("-inf")
+    for plan in plans(st):
+        value = scorer.average(st, plan, rng)
+        if value > best_value:
+            best, best_value = plan, value
+    return best
+
+
+def plans(st: RageState) -> list[list[Action]]:
+    """Every way to sneak this move, each place-facing-houses reached once."""
+    m = st.map
+    out: list[list[Action]] = []
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    skeletons = st.sk_cell
+    exits = m.exits
+
+    def grow(cell: int, facing: int, taken: list[Action], houses: tuple[int, ...]) -> None:
+        key = (cell, facing, houses)
+        if key in seen:
+            return
+        seen.add(key)
+        if cell in exits:
+            out.append([*taken, ESCAPE])
+        if len(taken) == 3 - st.steps and cell not in exits:
+            out.append(taken)  # the third step ends the move by itself
+            return
+        out.append([*taken, STOP])
+        if len(taken) == 3 - st.steps:
+            return
+        for d, nxt in enumerate(m.step[cell]):
+            if nxt != NONE and nxt not in skeletons:
+                house = m.house_of[nxt]
+                entered = houses
+                if house != NONE and not st.visited[house] and house not in houses:
+                    entered = tuple(sorted((*houses, house)))
+                grow(nxt, d, [*taken, Action("step", d)], entered)
+
+    grow(st.pos, st.facing, [], ())
+    return out
+
+
+class Scorer:
+    """Scores positions; what one decision reads many times is computed once."""
+
+    def __init__(self, st: RageState) -> None:
+        m = st.map
+        self.map = m
+        self.to_food = distances(m, [c for c, n in enumerate(st.food) if n])
+        self.to_exit = distances(m, sorted(m.exits))
+
+    def average(self, st: RageState, plan: list[Action], rng: Rng) -> float:
+        total = 0.0
+        for sample in range(SAMPLES):
+            twin = st.clone()
+            twin.rng = Rng(rng.next64())
+            before = twin.rng.clone()
+            play_out(twin, plan)
+            total += self.score(twin)
+            if sample == 0 and twin.rng == before:
+                return total  # no die was rolled: every sample would end the same
+        return total / SAMPLES
+
+    def score(self, st: RageState) -> float:
+        if st.ending:
+            return ENDING[st.ending] + SPARE_FOOD * st.bag
+        value = FOOD * min(st.bag, WIN_FOOD) + SPARE_FOOD * max(0, st.bag - WIN_FOOD)
+        if st.raging:
+            return value + RAGING
+        value += HP * st.hp - RAGE * st.rage - RAGE_LATE * max(0, st.rage - RAGE_EDGE)
+        enough = st.bag >= WIN_FOOD or st.bag + sum(st.food) < WIN_FOOD
+        far = self.to_exit[st.pos] if enough else self.food_distance(st)
+        value -= WALK * far
+        return value - WATCHED * watchers(st)
+
+    def food_distance(self, st: RageState) -> int:
+        d = self.to_food[st.pos]
+        if d == 0 and st.food[st.pos] == 0:
+            # The food the table counted here is in the bag now: the next nearest.
+            return min((self.to_food[c] + 1 for c in self.map.step[st.pos] if c != NONE), default=d)
+        return d
+
+
+def watchers(st: RageState) -> int:
+    """Skeletons that will see the player where they stand after their next step."""
+    m = st.map
+    count = 0
+    for k, cell in enumerate(st.sk_cell):
+        if cell == NONE:
+            continue
+        if st.sk_mode[k] == PATROLLING:
+            loop = m.patrols[k]
+            nxt = loop[(st.sk_at[k] + 1) % len(loop)]
+            if nxt != st.pos and nxt not in st.sk_cell:
+                cell, facing = nxt, m.step[cell].index(nxt)
+            else:
+                facing = st.sk_facing[k]
+        else:
+            facing = st.sk_facing[k]
+        if st.pos in m.sight[cell][facing]:
+            count += 1
+    return count
+
+
+def play_out(st: RageState, plan: list[Action]) -> None:
+    """Apply a plan, then play the turn to the player's next move with a simple policy."""
+    for action in plan:
+        if action.kind == "step":
+            step(st, int(action.args[0]), None)
+        elif action.kind == "escape":
+            escape(st, None)
+        else:
+            end_move(st, None)
+        if st.ending or st.stage != MOVE:
+            break
+    rest(st)
+
+
+def rest(st: RageState) -> None:
+    """Play the turn on until the next move begins, or the game ends."""
+    while st.stack and not (st.stage == MOVE and st.steps == 0):
+        kind = st.stack[-1].kind
+        if kind == "move":
+            end_move(st, None)
+        elif kind == "backstab":
+            if st.rage <= RAGE_EDGE - 3:
+                backstab(st, None)
+            else:
+                spare(st, None)
+        elif st.hp >= 3 or st.raging:
+            fight_on(st, None)
+        else:
+            disengage(st, None)
+
+
+def choice_value(st: RageState, action: Action, rng: Rng) -> float:
+    """A backstab-or-spare or fight-or-disengage choice, scored by sampled play."""
+    scorer = Scorer(st)
+    total = 0.0
+    for _ in range(SAMPLES * 2):
+        twin = st.clone()
+        twin.rng = Rng(rng.next64())
+        if action.kind == "backstab":
+            backstab(twin, None)
+        elif action.kind == "spare":
+            spare(twin, None)
+        elif action.kind == "fight":
+            fight_on(twin, None)
+        else:
+            disengage(twin, None)
+        rest(twin)
+        total += scorer.score(twin)
+    return total / (SAMPLES * 2)
+
+
+def distances(m: Village, sources: list[int]) -> list[int]:
+    """Steps from every cell to the nearest of `sources`, around walls."""
+    far = len(m.cells) + 1
+    dist = [far] * len(m.cells)
+    queue = deque(sources)
+    for s in sources:
+        dist[s] = 0
+    while queue:
+        cell = queue.popleft()
+        for nxt in m.step[cell]:
+            if nxt != NONE and dist[nxt] == far:
+                dist[nxt] = dist[cell] + 1
+                queue.append(nxt)
+    return dist

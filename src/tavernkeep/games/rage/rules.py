@@ -1,0 +1,389 @@
+"""Rage: the solo stealth game in the fallen village, as the Game protocol.
+
+Setup, the protocol and the words for people (labels, odds, the view) are here; how a
+turn moves is `turn.py`, the map and its tables `content.py`, hex geometry `hexes.py`.
+The readings the rulebook leaves open are in RULES.md, not here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.engine.errors import IllegalAction
+from tavernkeep.engine.events import Event
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games.rage.config import RageConfig
+from tavernkeep.games.rage.content import RageMap, load
+from tavernkeep.games.rage.heuristic import PlannerBot
+from tavernkeep.games.rage.hexes import DIRECTION_NAMES, behind, distance
+from tavernkeep.games.rage.state import (
+    HOLDING,
+    MOVE,
+    NONE,
+    PATROLLING,
+    RETURNING,
+    RageState,
+)
+from tavernkeep.games.rage.turn import (
+    BLUE_HP,
+    ENDINGS,
+    HOUSE_RAGE,
+    RED_HP,
+    SKELETON_HP,
+    SNEAK,
+    START_RAGE,
+    WIN_FOOD,
+    WINS,
+    backstab,
+    disengage,
+    end_move,
+    escape,
+    fight_on,
+    hex_text,
+    occupied,
+    spare,
+    start_turn,
+    step,
+)
+from tavernkeep.games.rage.village import Village, village_of
+
+STEPS = tuple(Action("step", d) for d in range(6))
+STOP = Action("stop")
+ESCAPE = Action("escape")
+BACKSTAB = Action("backstab")
+SPARE = Action("spare")
+FIGHT = Action("fight")
+DISENGAGE = Action("disengage")
+
+MODES = {PATROLLING: "patrolling", RETURNING: "returning", HOLDING: "holding"}
+
+# One round of combat: the player's higher of two d6 (or a d10) against a d6, ties to
+# the skeleton. Exact: sum over the skeleton's die of the chance to beat it.
+ROUND_WIN = sum(1 - (s / 6) ** 2 for s in range(1, 7)) / 6
+ROUND_WIN_RAGING = sum((10 - s) / 10 for s in range(1, 7)) / 6
+
+
+class Rage(Game[RageState, RageConfig]):
+    name = "rage"
+    title = "Rage"
+    min_players = 1
+    max_players = 1
+    kind = "solo"
+    config_model = RageConfig
+    content_dir: ClassVar[Path] = Path(__file__).parent / "content"
+    summary = "solo hex stealth in the fallen village"
+
+    def heuristic_agent(self) -> PlannerBot:
+        return PlannerBot()
+
+    def load_pack(self, source: str | Path | None = None) -> Pack[RageMap]:
+        return load(source)
+
+    def content(self, state: RageState) -> Village:
+        return state.map
+
+    # -- setup ---------------------------------------------------------------------
+
+    def setup(self, config: RageConfig, seed: int, pack: Pack[Any] | None = None) -> RageState:
+        m = village_of((pack or self.load_pack()).content)
+        loops = m.patrols
+        start = m.start_cell
+        state = RageState(
+            map=m,
+            config=config,
+            rng=Rng(seed),
+            turn=0,
+            stage=MOVE,
+            pos=start,
+            facing=_inward(m, start),
+            steps=0,
+            hp=BLUE_HP,
+            raging=False,
+            rage=START_RAGE,
+            bag=0,
+            food=list(m.food),
+            visited=[False] * len(m.house),
+            sk_cell=[loop[0] for loop in loops],
+            sk_facing=[m.step[loop[0]].index(loop[1]) for loop in loops],
+            sk_hp=[SKELETON_HP] * len(loops),
+            sk_mode=[PATROLLING] * len(loops),
+            sk_at=[0] * len(loops),
+            sk_hold=[0] * len(loops),
+            pending=[],
+            foe=NONE,
+            dice=[],
+            ending="",
+            houses=0,
+            wounds=0,
+            kills=0,
+            eaten=0,
+            retreats=0,
+            floor=0,
+            stack=[],
+        )
+        start_turn(state, None)
+        return state
+
+    def opening(self, state: RageState) -> list[Event]:
+        m = state.map
+        return [
+            Event(
+                "start",
+                f"Mistfall over {m.name}: you slip in through the gap in the walls at "
+                f"{hex_text(m, state.pos)}. Gather 25 food and get out, rage in check.",
+                {"cell": state.pos},
+            )
+        ]
+
+    # -- the protocol --------------------------------------------------------------
+
+    def actor(self, state: RageState) -> int | None:
+        return 0 if state.stack else None
+
+    def legal_actions(self, state: RageState) -> list[Action]:
+        stack = state.stack
+        if not stack:
+            return []
+        kind = stack[-1].kind
+        if kind == "move":
+            m = state.map
+            actions = []
+            if state.steps < SNEAK:
+                sk = state.sk_cell
+                for d, cell in enumerate(m.step[state.pos]):
+                    if cell != NONE and cell not in sk:
+                        actions.append(STEPS[d])
+            actions.append(STOP)
+            if state.pos in m.exits:
+                actions.append(ESCAPE)
+            return actions
+        if kind == "backstab":
+            return [BACKSTAB, SPARE]
+        return [FIGHT, DISENGAGE]
+
+    def apply(self, state: RageState, action: Action, record: bool = True) -> list[Event]:
+        stack = state.stack
+        if not stack:
+            raise IllegalAction(f"'{action.text}' is not legal: the game is over")
+        ev: list[Event] | None = [] if record else None
+        kind = stack[-1].kind
+        if kind == "move":
+            if action.kind == "step" and len(action.args) == 1:
+                d = action.args[0]
+                if type(d) is not int or not 0 <= d < 6:
+                    raise IllegalAction(
+                        f"'{action.text}' is not legal: a step is step:0-5 (a direction)"
+                    )
+                self._check_step(state, d, action)
+                step(state, d, ev)
+            elif action == STOP:
+                end_move(state, ev)
+            elif action == ESCAPE and state.pos in state.map.exits:
+                escape(state, ev)
+            else:
+                raise IllegalAction(
+                    f"'{action.text}' is not legal now: step:0-5, stop"
+                    + (", escape" if state.pos in state.map.exits else "")
+                )
+        elif kind == "backstab":
+            if action == BACKSTAB:
+                backstab(state, ev)
+            elif action == SPARE:
+                spare(state, ev)
+            else:
+                raise IllegalAction(f"'{action.text}' is not legal now: backstab or spare")
+        elif action == FIGHT:
+            fight_on(state, ev)
+        elif action == DISENGAGE:
+            disengage(state, ev)
+        else:
+            raise IllegalAction(f"'{action.text}' is not legal now: fight or disengage")
+        return ev if ev is not None else []
+
+    def _check_step(self, state: RageState, d: int, action: Action) -> None:
+        m = state.map
+        if state.steps >= SNEAK:
+            raise IllegalAction(
+                f"'{action.text}' is not legal: you have sneaked {SNEAK} hexes this turn"
+            )
+        cell = m.step[state.pos][d]
+        where = DIRECTION_NAMES[d]
+        if cell == NONE:
+            raise IllegalAction(
+                f"'{action.text}' is not legal: a wall or the village's edge is {where}"
+            )
+        if occupied(state, cell):
+            raise IllegalAction(f"'{action.text}' is not legal: a skeleton stands {where}")
+
+    def view(self, state: RageState, seat: int | None) -> dict[str, Any]:
+        m = state.map
+        top = state.stack[-1] if state.stack else None
+        pos = state.pos
+        me = m.cells[pos]
+        skeletons = []
+        for k, cell in enumerate(state.sk_cell):
+            alive = cell != NONE
+            facing = state.sk_facing[k]
+            skeletons.append(
+                {
+                    "name": m.skeleton[k].name,
+                    "cell": cell if alive else None,
+                    "hex": list(m.cells[cell]) if alive else None,
+                    "facing": facing,
+                    "hp": state.sk_hp[k],
+                    "max_hp": SKELETON_HP,
+                    "mode": MODES[state.sk_mode[k]] if alive else "destroyed",
+                    "patrol": list(m.patrols[k]),
+                    "sight": list(m.sight[cell][facing]) if alive else [],
+                    "sees_you": alive and pos in m.sight[cell][facing],
+                    "back_to_you": alive
+                    and distance(m.cells[cell], me) == 1
+                    and behind(m.cells[cell], facing, me),
+                }
+            )
+        result = self.result(state)
+        return {
+            "game": self.name,
+            "seat": seat,
+            "turn": state.turn,
+            "turn_limit": state.config.turn_limit,
+            "decision": top.to_json() if top else None,
+            "map": {
+                "name": m.name,
+                "radius": m.radius,
+                "cells": [list(h) for h in m.cells],
+                "rubble": [list(h) for h in m.rubble],
+                "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
+                "houses": [
+                    {
+                        "name": house.name,
+                        "cells": [c for c, h in enumerate(m.house_of) if h == i],
+                        "visited": state.visited[i],
+                    }
+                    for i, house in enumerate(m.house)
+                ],
+                "start": m.start_cell,
+                "gate": m.gate_cell,
+            },
+            "player": {
+                "cell": pos,
+                "hex": list(me),
+                "facing": state.facing,
+                "hp": state.hp,
+                "max_hp": RED_HP if state.raging else BLUE_HP,
+                "raging": state.raging,
+                "rage": state.rage,
+                "bag": state.bag,
+                "steps_left": SNEAK - state.steps if top and top.kind == "move" else 0,
+                "sight": list(m.sight[pos][state.facing]),
+            },
+            "food": [[c, n] for c, n in enumerate(state.food) if n],
+            "food_left": sum(state.food),
+            "food_total": sum(m.food),
+            "skeletons": skeletons,
+            "foe": state.foe if state.foe != NONE else None,
+            "dice": list(state.dice),
+            "ending": state.ending or None,
+            "over": not state.stack,
+            "result": result.to_json() if result else None,
+        }
+
+    def determinize(self, state: RageState, seat: int, rng: Rng) -> RageState:
+        # Nothing is hidden on the map: only the dice to come.
+        twin = state.clone()
+        twin.rng = Rng(rng.next64())
+        return twin
+
+    def result(self, state: RageState) -> Result | None:
+        if not state.ending:
+            return None
+        won = state.ending in WINS
+        return Result(
+            scores=(float(state.bag),),
+            ranks=(1,),
+            winners=(0,) if won else (),
+            ending=state.ending,
+            reason=f"You {'win' if won else 'do not win'}: {ENDINGS[state.ending]} "
+            f"({state.bag} food, rage {state.rage})",
+            won=won,
+            turns=state.turn,
+            facts={
+                "food": state.bag,
+                "rage": state.rage,
+                "kills": state.kills,
+                "houses": state.houses,
+                "wounds": state.wounds,
+                "retreats": state.retreats,
+                "raging": state.raging,
+            },
+        )
+
+    def clone(self, state: RageState) -> RageState:
+        return state.clone()
+
+    def label(self, state: RageState, action: Action) -> str:
+        m = state.map
+        kind = action.kind
+        if kind == "step":
+            d = int(action.args[0])
+            cell = m.step[state.pos][d]
+            notes = []
+            if state.food[cell]:
+                notes.append(f"{state.food[cell]} food")
+            house = m.house_of[cell]
+            if house != NONE and not state.visited[house]:
+                notes.append(f"enter {m.house[house].name}, +{HOUSE_RAGE} rage")
+            if cell in m.exits:
+                notes.append("an exit")
+            seen_by = [
+                m.skeleton[k].name
+                for k, c in enumerate(state.sk_cell)
+                if c != NONE and cell in m.sight[c][state.sk_facing[k]]
+            ]
+            if seen_by:
+                notes.append("in sight of " + ", ".join(seen_by))
+            extra = f" ({'; '.join(notes)})" if notes else ""
+            return f"Sneak {DIRECTION_NAMES[d]} to {hex_text(m, cell)}{extra}"
+        if kind == "stop":
+            cubes = state.food[state.pos]
+            here = f", collecting {cubes} food" if cubes else ""
+            return f"End the move at {hex_text(m, state.pos)}{here}"
+        if kind == "escape":
+            if state.raging:
+                ending = "wanders"
+            elif state.bag >= sum(m.food):
+                ending = "knighted"
+            else:
+                ending = "won" if state.bag >= WIN_FOOD else "survived"
+            return f"Escape the village with {state.bag} food: {ENDINGS[ending]}"
+        if kind in ("backstab", "spare"):
+            k = state.pending[0]
+            name = m.skeleton[k].name
+            if kind == "backstab":
+                return f"Backstab {name}, its back to you (+3 rage)"
+            return f"Let {name} walk on"
+        if kind == "fight":
+            return f"Fight on against {m.skeleton[state.foe].name}"
+        if kind == "disengage":
+            return f"Disengage from {m.skeleton[state.foe].name} (-3 rage)"
+        return action.text
+
+    def odds(self, state: RageState, action: Action) -> dict[str, float]:
+        if action.kind == "fight":
+            return {"win a round": ROUND_WIN_RAGING if state.raging else ROUND_WIN}
+        return {}
+
+
+def _inward(m: Village, cell: int) -> int:
+    """The player enters facing the open direction that leads furthest inside."""
+    best, facing = -1, 0
+    for d, nxt in enumerate(m.step[cell]):
+        if nxt != NONE:
+            inside = m.radius - distance(m.cells[nxt], (0, 0))
+            if inside > best:
+                best, facing = inside, d
+    return facing

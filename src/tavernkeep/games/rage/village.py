@@ -1,0 +1,67 @@
+"""The village as the rules read it: a map's tables as plain tuples, built once a map.
+
+`RageMap` (content.py) is the validated pack, a pydantic model; its derived tables sit
+behind properties, and reading them in the hot loop (every step, every patrol, every
+sight check) cost more than the rules themselves. A `Village` holds the same tables as
+plain slots, shared by every state of a game on that map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavernkeep.games.rage.content import House, RageMap, Skeleton
+from tavernkeep.games.rage.hexes import Edge, Hex
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Village:
+    name: str
+    radius: int
+    cells: tuple[Hex, ...]
+    """The hex of each cell (every open hex of the map)."""
+    index: dict[Hex, int]
+    step: tuple[tuple[int, ...], ...]
+    """step[cell][d]: the cell a step in direction d reaches, -1 if none (wall, edge, rubble)."""
+    sight: tuple[tuple[tuple[int, ...], ...], ...]
+    """sight[cell][facing]: the cells seen from there, nearest first."""
+    house_of: tuple[int, ...]
+    food: tuple[int, ...]
+    start_cell: int
+    gate_cell: int
+    exits: frozenset[int]
+    patrols: tuple[tuple[int, ...], ...]
+    walls: frozenset[Edge]
+    rubble: tuple[Hex, ...]
+    house: tuple[House, ...]
+    skeleton: tuple[Skeleton, ...]
+
+
+_VILLAGES: dict[int, tuple[RageMap, Village]] = {}
+"""Per map, keeping the map alive so its id is never reused while cached."""
+
+
+def village_of(m: RageMap) -> Village:
+    cached = _VILLAGES.get(id(m))
+    if cached is not None and cached[0] is m:
+        return cached[1]
+    village = Village(
+        name=m.name,
+        radius=m.radius,
+        cells=m.cells,
+        index=m.index,
+        step=m.step,
+        sight=m.sight,
+        house_of=m.house_of,
+        food=m.food,
+        start_cell=m.start_cell,
+        gate_cell=m.gate_cell,
+        exits=m.exits,
+        patrols=m.patrols,
+        walls=m.walls,
+        rubble=tuple(m.rubble),
+        house=tuple(m.house),
+        skeleton=tuple(m.skeleton),
+    )
+    _VILLAGES[id(m)] = (m, village)
+    return village
