@@ -617,3 +617,50 @@ def test_a_superscript_digit_is_reprompted_not_a_crash(
     )
     assert code == 0, err
     assert json.loads(record.read_text())["actions"][0] == "brag"
+
+
+def test_simulate_side_quest_plays_its_grid_of_scenarios_and_heroes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["simulate", "side-quest", "--games", "3", "--seed", "4", "--json"]
+    code, out, err = run([*args, "--workers", "2"], capsys)
+    assert code == 0, err
+    grid = json.loads(out)
+    assert grid["grid"] == ["scenario", "players"]
+    cells = {(c["cell"]["scenario"], c["cell"]["players"]): c for c in grid["cells"]}
+    assert len(cells) == 3 * 4  # three scenarios, one to four heroes
+    for (_, players), cell in cells.items():
+        assert cell["seats"] == ["bot:heuristic"] * players
+        assert sum(cell["endings"].values()) == 3
+        low, high = cell["ci95"]
+        assert 0 <= low <= cell["win_rate"] <= high <= 1
+    # A cell's figures are its own: played alone, the same games.
+    name, players = next(iter(cells))
+    alone = [*args, "--option", f"scenario={name}"]
+    alone += ["--seat", "bot:heuristic"] * players
+    code, out, err = run(alone, capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["endings"] == cells[(name, players)]["endings"]
+    # Fixing the scenario leaves the heroes open: a row of four cells.
+    code, out, err = run([*args, "--option", f"scenario={name}"], capsys)
+    assert code == 0, err
+    assert len(json.loads(out)["cells"]) == 4
+
+
+def test_simulate_rage_reports_each_ending_for_each_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["simulate", "rage", "--games", "4", "--seed", "2"], capsys)
+    assert code == 0, err
+    assert "bot:heuristic" in out and "bot:random" in out
+    assert "how the games ended" in out
+    args = ["simulate", "rage", "--games", "20", "--seed", "2", "--json", "--workers", "2"]
+    code, out, err = run(args, capsys)
+    grid = json.loads(out)
+    assert [c["cell"]["bot"] for c in grid["cells"]] == ["bot:heuristic", "bot:random"]
+    planner, random_bot = grid["cells"]
+    assert planner["win_rate"] > random_bot["win_rate"]
+    for cell in grid["cells"]:
+        assert sum(cell["endings"].values()) == 20
+        assert set(cell["endings"]) <= {"died", "survived", "won", "knighted", "wanders", "dawn"}

@@ -90,7 +90,8 @@ class Game(ABC, Generic[S, C]):
     report_grid: ClassVar[tuple[str, ...]] = ()
     """Options (one or two; "players" among them if it varies) a designer balances
     across: `simulate` run without fixing them plays every combination with the game's
-    bot in every seat and prints one table, e.g. ("scenario", "players")."""
+    bot in every seat and prints one table, e.g. ("scenario", "players"). "bot" varies
+    the seats' bot: the game's heuristic bot and the random bot."""
 
     # -- configuration and content -------------------------------------------------
 
@@ -182,6 +183,9 @@ class Game(ABC, Generic[S, C]):
         values come from its pack (a scenario's name)."""
         if option == "players":
             return list(range(self.min_players, self.max_players + 1))
+        if option == "bot":
+            # The game's own bot against the baseline every game has.
+            return ["bot:heuristic", "bot:random"] if self.heuristic_agent() else ["bot:random"]
         field = self.config_model.model_fields[option]
         return list(get_args(field.annotation))
 

@@ -4,7 +4,9 @@ A game names in `Game.report_grid` the options a designer balances across (Side 
 the scenario and the number of heroes). When the command leaves them open (no `--seat`
 fixing the players, no `--option` fixing the rest), it plays `--games` games in every
 cell with the game's own bot in every seat and prints one table: a row for each value of
-the first option, a column for each value of the second. Each cell is an ordinary batch
+the first option, a column for each value of the second, then how each cell's games
+ended. The option "bot" is the seats' bot (Rage: the planning bot against the random
+baseline), open unless `--seat` names the seats. Each cell is an ordinary batch
 seeded from the grid's seed and the cell's options, so a cell's figures are the same
 whether it is played alone or in the grid, and whatever the number of workers.
 """
@@ -28,7 +30,7 @@ def open_axes(game: Game[Any, Any], options: dict[str, Any], seats_given: bool) 
     return [
         name
         for name in game.report_grid
-        if name not in options and not (name == "players" and seats_given)
+        if name not in options and not (name in ("players", "bot") and seats_given)
     ]
 
 
@@ -69,12 +71,13 @@ def run_grid(
         task = progress.add_task(f"{game.name}: playing", total=games * len(cells))
         batches = []
         for cell in cells:
-            cell_options = {k: v for k, v in cell.items() if k != "players"}
+            cell_options = {k: v for k, v in cell.items() if k not in ("players", "bot")}
             players = int(cell.get("players", len(seats) if seats else game.min_players))
+            bot = str(cell.get("bot", GRID_BOT))
             batches.append(
                 Batch(
                     game.name,
-                    tuple(seats) if seats else (GRID_BOT,) * players,
+                    tuple(seats) if seats else (bot,) * players,
                     dict(options, **cell_options),
                     pack,
                     cell_seed(grid_seed, cell),
@@ -142,14 +145,18 @@ def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
         "each cell: the win rate of the seats' bot, its 95% interval, and the mean game "
         "length in turns"
     )
-    endings: dict[str, int] = {}
+    names = sorted({name for cell in grid["cells"] for name in cell["endings"]})
+    ended = Table("how the games ended", *names)
     for cell in grid["cells"]:
-        for name, count in cell["endings"].items():
-            endings[name] = endings.get(name, 0) + count
-    console.print("endings: " + ", ".join(f"{k}: {v:,}" for k, v in sorted(endings.items())))
+        label = ", ".join(heading(a, cell["cell"][a]) for a in axes)
+        total = sum(cell["endings"].values()) or 1
+        ended.add_row(label, *(f"{cell['endings'].get(n, 0) / total:.1%}" for n in names))
+    console.print(ended)
 
 
 def heading(axis: str, value: Any) -> str:
     if axis == "players":
         return f"{value} player{'s' if value != 1 else ''}"
+    if axis == "bot":
+        return str(value)
     return f"{axis} {value}"

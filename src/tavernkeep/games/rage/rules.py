@@ -19,7 +19,7 @@ from tavernkeep.engine.rng import Rng
 from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.content import RageMap, load
 from tavernkeep.games.rage.heuristic import PlannerBot
-from tavernkeep.games.rage.hexes import DIRECTION_NAMES, behind, distance
+from tavernkeep.games.rage.hexes import DIRECTION_NAMES, behind, distance, neighbour
 from tavernkeep.games.rage.state import (
     HOLDING,
     MOVE,
@@ -76,6 +76,7 @@ class Rage(Game[RageState, RageConfig]):
     config_model = RageConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "solo hex stealth in the fallen village"
+    report_grid = ("bot",)
 
     def heuristic_agent(self) -> PlannerBot:
         return PlannerBot()
@@ -213,9 +214,14 @@ class Rage(Game[RageState, RageConfig]):
         cell = m.step[state.pos][d]
         where = DIRECTION_NAMES[d]
         if cell == NONE:
-            raise IllegalAction(
-                f"'{action.text}' is not legal: a wall or the village's edge is {where}"
-            )
+            there = neighbour(m.cells[state.pos], d)
+            if there in m.rubble:
+                why = "rubble"
+            elif distance(there, (0, 0)) > m.radius:
+                why = "the village's edge"
+            else:
+                why = "a wall"
+            raise IllegalAction(f"'{action.text}' is not legal: {why} is {where}")
         if occupied(state, cell):
             raise IllegalAction(f"'{action.text}' is not legal: a skeleton stands {where}")
 
@@ -240,8 +246,9 @@ class Rage(Game[RageState, RageConfig]):
                     "patrol": list(m.patrols[k]),
                     "sight": list(m.sight[cell][facing]) if alive else [],
                     "sees_you": alive and pos in m.sight[cell][facing],
+                    # Beside the player with no wall between, as a backstab needs.
                     "back_to_you": alive
-                    and distance(m.cells[cell], me) == 1
+                    and pos in m.step[cell]
                     and behind(m.cells[cell], facing, me),
                 }
             )
@@ -256,7 +263,7 @@ class Rage(Game[RageState, RageConfig]):
                 "name": m.name,
                 "radius": m.radius,
                 "cells": [list(h) for h in m.cells],
-                "rubble": [list(h) for h in m.rubble],
+                "rubble": [list(h) for h in sorted(m.rubble)],
                 "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
                 "houses": [
                     {

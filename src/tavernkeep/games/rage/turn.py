@@ -320,7 +320,7 @@ def rage_check(st: RageState, ev: Events) -> None:
     in_sight.sort(key=lambda k: seen.index(st.sk_cell[k]))
     for k in in_sight:
         roll = st.rng.die(20)
-        lost = roll <= st.rage
+        lost = st.raging or roll <= st.rage
         say(
             ev,
             "rage-check",
@@ -352,15 +352,17 @@ def patrol(st: RageState, ev: Events) -> None:
     """The skeletons' phase: each walks one hex (its loop, or back toward it); then every
     skeleton that sees the player rushes to them, nearest first."""
     m = st.map
+    pos = st.pos
+    cells = st.sk_cell
     spotters: list[int] = []
-    for k, cell in enumerate(st.sk_cell):
+    for k, cell in enumerate(cells):
         if cell == NONE:
             continue
         mode = st.sk_mode[k]
         if mode == HOLDING:
             if st.turn < st.sk_hold[k]:
                 continue
-            if st.pos in m.sight[cell][st.sk_facing[k]]:
+            if pos in m.sight[cell][st.sk_facing[k]]:
                 spotters.append(k)
                 continue
             # Out of its sight: "confused", it heals and heads back to its route.
@@ -371,49 +373,43 @@ def patrol(st: RageState, ev: Events) -> None:
         if mode == RETURNING:
             home = home_distances(m, k)
             for d, nxt in enumerate(m.step[cell]):
-                if nxt != NONE and home[nxt] < home[cell] and free(st, nxt):
-                    move_skeleton(st, k, nxt, d)
+                if nxt != NONE and home[nxt] < home[cell] and nxt != pos and nxt not in cells:
+                    cells[k] = nxt
+                    st.sk_facing[k] = d
                     break
-            if st.sk_cell[k] in loop:
+            if cells[k] in loop:
                 st.sk_mode[k] = PATROLLING
-                st.sk_at[k] = loop.index(st.sk_cell[k])
+                st.sk_at[k] = loop.index(cells[k])
         else:
-            at = (st.sk_at[k] + 1) % len(loop)
+            at = st.sk_at[k] + 1
+            if at == len(loop):
+                at = 0
             nxt = loop[at]
-            if free(st, nxt):
-                move_skeleton(st, k, nxt, facing_to(m, cell, nxt))
+            if nxt != pos and nxt not in cells:
+                st.sk_facing[k] = m.step[cell].index(nxt)
+                cells[k] = nxt
                 st.sk_at[k] = at
-    for k, cell in enumerate(st.sk_cell):
-        if (
-            cell != NONE
-            and k not in spotters
-            and st.sk_mode[k] != HOLDING
-            and st.pos in m.sight[cell][st.sk_facing[k]]
-        ):
+        # Only its own place and the player's decide whether it sees them, and the
+        # player does not move in this phase: it may look as soon as it has walked.
+        if pos in m.sight[cells[k]][st.sk_facing[k]]:
             spotters.append(k)
-    spotters.sort(key=lambda k: m.sight[st.sk_cell[k]][st.sk_facing[k]].index(st.pos))
+    if not spotters:
+        st.pending = []
+        return
+    spotters.sort(key=lambda k: m.sight[cells[k]][st.sk_facing[k]].index(pos))
     rushed = []
     for k in spotters:
-        path = path_to_beside(st, st.sk_cell[k], st.pos, k)
+        path = path_to_beside(st, cells[k], pos, k)
         if path is None:
             continue
         if path:
-            st.sk_cell[k] = path[-1]
-        st.sk_facing[k] = facing_to(m, st.sk_cell[k], st.pos)
+            cells[k] = path[-1]
+        st.sk_facing[k] = facing_to(m, cells[k], pos)
         if st.sk_mode[k] == PATROLLING:
             st.sk_mode[k] = RETURNING
         say(ev, "spotted", f"{skeleton_name(m, k)} spots you and rushes in", skeleton=k)
         rushed.append(k)
     st.pending = rushed
-
-
-def free(st: RageState, cell: int) -> bool:
-    return cell != st.pos and cell not in st.sk_cell
-
-
-def move_skeleton(st: RageState, k: int, cell: int, d: int) -> None:
-    st.sk_cell[k] = cell
-    st.sk_facing[k] = d
 
 
 # -- fighting -----------------------------------------------------------------------

@@ -32,7 +32,7 @@ class Village:
     exits: frozenset[int]
     patrols: tuple[tuple[int, ...], ...]
     walls: frozenset[Edge]
-    rubble: tuple[Hex, ...]
+    rubble: frozenset[Hex]
     house: tuple[House, ...]
     skeleton: tuple[Skeleton, ...]
 
@@ -59,7 +59,7 @@ def village_of(m: RageMap) -> Village:
         exits=m.exits,
         patrols=m.patrols,
         walls=m.walls,
-        rubble=tuple(m.rubble),
+        rubble=frozenset(m.rubble),
         house=tuple(m.house),
         skeleton=tuple(m.skeleton),
     )
