@@ -32,6 +32,7 @@ from tavernkeep.games.rage.turn import (
     BLUE_HP,
     ENDINGS,
     HOUSE_RAGE,
+    LOSE_CONTROL,
     RED_HP,
     SKELETON_HP,
     SNEAK,
@@ -293,6 +294,10 @@ class Rage(Game[RageState, RageConfig]):
             "food_total": sum(m.food),
             "skeletons": skeletons,
             "foe": state.foe if state.foe != NONE else None,
+            # The skeleton a backstab decision is about.
+            "offer": state.pending[0] if top and top.kind == "backstab" else None,
+            "rage_limit": LOSE_CONTROL,
+            "win_food": WIN_FOOD,
             "dice": list(state.dice),
             "ending": state.ending or None,
             "over": not state.stack,
