@@ -664,3 +664,16 @@ def test_simulate_rage_reports_each_ending_for_each_bot(
     for cell in grid["cells"]:
         assert sum(cell["endings"].values()) == 20
         assert set(cell["endings"]) <= {"died", "survived", "won", "knighted", "wanders", "dawn"}
+
+
+def test_play_without_seats_seats_you_at_the_games_usual_table() -> None:
+    from tavernkeep.cli import default_seats
+
+    assert default_seats("hack-and-slash") == [
+        "human",
+        "bot:heuristic",
+        "bot:heuristic",
+        "bot:random",
+    ]
+    assert default_seats("side-quest") == ["human", "bot:heuristic"]  # the bot team
+    assert default_seats("rage") == ["human"]  # a solo game

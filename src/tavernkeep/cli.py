@@ -107,6 +107,19 @@ def games() -> None:
     Console().print(table)
 
 
+def default_seats(name: str) -> list[str]:
+    """You, and bots for the rest of the game's usual table: in a competitive game two
+    heuristic bots and a random one (Hack & Slash's four), in a co-operative game the
+    bot team beside you, in a solo game nobody."""
+    from tavernkeep.games import get_game
+
+    game = get_game(name)
+    players = int(getattr(game.make_config({}), "players", game.min_players))
+    if game.kind == "competitive":
+        return ["human", *["bot:heuristic"] * (players - 2), "bot:random"]
+    return ["human", *["bot:heuristic"] * (players - 1)]
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")] = "hack-and-slash",
@@ -125,7 +138,7 @@ def play(
     """Play a game in the terminal, against bots or friends at one keyboard."""
     from tavernkeep.terminal.play import play_game
 
-    seats = seat or ["human", "bot:heuristic", "bot:heuristic", "bot:random"]
+    seats = seat or default_seats(game)
     play_game(game, seats, seed, parse_options(option, variant), pack, record, delay)
 
 
