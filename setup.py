@@ -32,6 +32,9 @@ HOT_PATHS = [
     "src/tavernkeep/games/crits_and_tricks/tricks.py",
     "src/tavernkeep/games/crits_and_tricks/history.py",
     "src/tavernkeep/games/crits_and_tricks/rules.py",
+    "src/tavernkeep/games/rage/state.py",
+    "src/tavernkeep/games/rage/turn.py",
+    "src/tavernkeep/games/rage/rules.py",
 ]
 
 ext_modules = []
