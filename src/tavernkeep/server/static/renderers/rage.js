@@ -1,0 +1,504 @@
+// Rage: the fallen village as an SVG hex map, with the player's state beside it.
+//
+// The shape of `view` is Rage.view() in games/rage/rules.py; the geometry is hexes.py's:
+// pointy-top axial hexes, pixel(q, r) = (sqrt(3) * (q + r / 2), 1.5 * r), directions
+// 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE (counter-clockwise on screen, y downwards), walls as
+// [q, r, d] edges. During a move each hex one legal step away is clickable (step:D), the
+// player's own hex ends the move (stop) and the exit marker under the player escapes.
+// Backstab or spare and fight or disengage are the table's own action buttons.
+
+import { h, replace, svg } from "../dom.js";
+
+const SIZE = 26; // centre to corner, in SVG units
+const SQRT3 = Math.sqrt(3);
+const DIRECTIONS = [
+  [1, 0],
+  [1, -1],
+  [0, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, 1],
+];
+const DIRECTION_NAMES = ["E", "NE", "NW", "W", "SW", "SE"];
+
+const DECISIONS = {
+  move: "Sneak: click a highlighted hex to step there, your own hex to end the move.",
+  backstab: "A skeleton has its back to you: backstab it or let it walk on.",
+  fight: "You are hurt: fight on or disengage.",
+};
+
+export function render(container, view, ctx) {
+  const actions = actionMap(ctx.legal);
+  replace(
+    container,
+    h(
+      "div",
+      { class: "rg" },
+      h("div", { class: "rg-board" }, board(view, actions, ctx)),
+      panel(view, actions),
+    ),
+  );
+}
+
+/** Legal actions by their text. */
+function actionMap(legal) {
+  const map = new Map();
+  (legal || []).forEach((entry, index) => map.set(entry.action, { ...entry, index }));
+  return map;
+}
+
+// -- geometry -------------------------------------------------------------------------
+
+function pixel(q, r) {
+  return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
+}
+
+/** Corner i of a pointy-top hex (0 at 30 degrees below east, counting clockwise on screen). */
+function corner(cx, cy, angleDeg, scale = 1) {
+  const a = (angleDeg * Math.PI) / 180;
+  return [cx + SIZE * scale * Math.cos(a), cy + SIZE * scale * Math.sin(a)];
+}
+
+function hexPoints(q, r, scale = 1) {
+  const [cx, cy] = pixel(q, r);
+  const points = [];
+  for (let i = 0; i < 6; i++) points.push(corner(cx, cy, 30 + 60 * i, scale));
+  return points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+}
+
+/** Screen angle (degrees) of direction d: E is 0, each step 60 degrees counter-clockwise. */
+function angleOf(d) {
+  return -60 * d;
+}
+
+/** The two ends of the edge of hex (q, r) in direction d. */
+function edgeEnds(q, r, d) {
+  const [cx, cy] = pixel(q, r);
+  const mid = angleOf(d);
+  return [corner(cx, cy, mid - 30), corner(cx, cy, mid + 30)];
+}
+
+const key = (q, r) => `${q},${r}`;
+
+// -- the map --------------------------------------------------------------------------
+
+function board(view, actions, ctx) {
+  const map = view.map || {};
+  const cells = map.cells || [];
+  const rubble = map.rubble || [];
+  const index = new Map(cells.map(([q, r], i) => [key(q, r), i]));
+  const player = view.player || {};
+  const skeletons = (view.skeletons || []).filter((s) => s.cell !== null && s.cell !== undefined);
+
+  // What each cell is, for its label.
+  const houseOf = new Map();
+  (map.houses || []).forEach((house, i) => house.cells.forEach((c) => houseOf.set(c, { ...house, i })));
+  const food = new Map((view.food || []).map(([c, n]) => [c, n]));
+  const skeletonAt = new Map(skeletons.map((s) => [s.cell, s]));
+
+  // The clickable hexes: each legal step's hex, the player's own (stop).
+  const clickable = new Map();
+  if (player.hex) {
+    const [pq, pr] = player.hex;
+    DIRECTIONS.forEach(([dq, dr], d) => {
+      const entry = actions.get(`step:${d}`);
+      const cell = index.get(key(pq + dq, pr + dr));
+      if (entry && cell !== undefined) clickable.set(cell, entry);
+    });
+    if (actions.has("stop")) clickable.set(player.cell, actions.get("stop"));
+  }
+
+  // The view box: every hex drawn, and a margin.
+  const all = [...cells, ...rubble];
+  const xs = all.map(([q, r]) => pixel(q, r)[0]);
+  const ys = all.map(([q, r]) => pixel(q, r)[1]);
+  const pad = SIZE * 1.4;
+  const minX = Math.min(...xs) - pad;
+  const minY = Math.min(...ys) - pad;
+  const width = Math.max(...xs) - minX + pad;
+  const height = Math.max(...ys) - minY + pad;
+
+  const exits = new Map([
+    [map.start, "the gap in the walls"],
+    [map.gate, "the front gate"],
+  ]);
+
+  const hexes = cells.map(([q, r], cell) => {
+    const house = houseOf.get(cell);
+    const parts = [];
+    if (house) parts.push(house.visited ? `${house.name} (visited)` : house.name);
+    if (exits.has(cell)) parts.push(exits.get(cell));
+    if (food.has(cell)) parts.push(`${food.get(cell)} food`);
+    if (cell === player.cell) parts.push("you");
+    const sk = skeletonAt.get(cell);
+    if (sk) parts.push(skeletonText(sk));
+    const entry = clickable.get(cell);
+    let label = `(${q},${r})${parts.length ? `: ${parts.join(", ")}` : ""}`;
+    if (entry) label += ` — ${entry.label || entry.action}`;
+    const classes = ["rg-hex"];
+    if (house) classes.push("rg-house", house.visited ? "rg-visited" : "rg-unvisited");
+    if (cell === map.start) classes.push("rg-gap");
+    if (cell === map.gate) classes.push("rg-gate");
+    if (entry) classes.push("playable", entry.action === "stop" ? "rg-stop" : "rg-step");
+    const node = svg(
+      "g",
+      {
+        class: classes.join(" "),
+        "data-cell": cell,
+        "data-q": q,
+        "data-r": r,
+        "aria-label": label,
+        role: entry ? "button" : "img",
+      },
+      svg("title", {}, label),
+      svg("polygon", { points: hexPoints(q, r) }),
+    );
+    if (entry) clickableSvg(node, entry, ctx.onAction);
+    return node;
+  });
+
+  const rubbleNodes = rubble.map(([q, r]) =>
+    svg(
+      "g",
+      { class: "rg-rubble", role: "img", "aria-label": `(${q},${r}): rubble` },
+      svg("title", {}, `(${q},${r}): rubble`),
+      svg("polygon", { points: hexPoints(q, r) }),
+    ),
+  );
+
+  const cellHex = (c) => cells[c];
+  const sightFill = (c, cls) => {
+    const [q, r] = cellHex(c) || [];
+    if (q === undefined) return null;
+    return svg("polygon", { class: cls, points: hexPoints(q, r, 0.9) });
+  };
+
+  const playerSight = svg(
+    "g",
+    { class: "rg-sight rg-sight-player", "aria-hidden": "true" },
+    (player.sight || []).map((c) => sightFill(c, "rg-cone")),
+  );
+  const skeletonSight = svg(
+    "g",
+    { class: "rg-sight rg-sight-skeleton", "aria-hidden": "true" },
+    skeletons.map((s) =>
+      svg(
+        "g",
+        { class: `rg-cone-of${s.sees_you ? " rg-sees-you" : ""}`, "data-skeleton": s.name },
+        (s.sight || []).map((c) => sightFill(c, "rg-cone")),
+      ),
+    ),
+  );
+
+  const patrols = svg(
+    "g",
+    { class: "rg-patrols", "aria-hidden": "true" },
+    skeletons.map((s) => {
+      const points = (s.patrol || [])
+        .map(cellHex)
+        .filter(Boolean)
+        .map(([q, r]) => pixel(q, r).map((v) => v.toFixed(1)).join(","));
+      // A polygon closes itself: the loop runs back to its first hex.
+      return svg("polygon", { class: "rg-patrol", points: points.join(" "), "data-skeleton": s.name });
+    }),
+  );
+
+  const walls = svg(
+    "g",
+    { class: "rg-walls", "aria-hidden": "true" },
+    (map.walls || []).map(([q, r, d]) => {
+      const [[x1, y1], [x2, y2]] = edgeEnds(q, r, d);
+      return svg("line", {
+        class: "rg-wall",
+        x1: x1.toFixed(2),
+        y1: y1.toFixed(2),
+        x2: x2.toFixed(2),
+        y2: y2.toFixed(2),
+      });
+    }),
+  );
+
+  const houseNames = svg(
+    "g",
+    { class: "rg-house-names", "aria-hidden": "true" },
+    (map.houses || []).map((house) => {
+      const centres = house.cells.map(cellHex).filter(Boolean).map(([q, r]) => pixel(q, r));
+      if (!centres.length) return null;
+      const x = centres.reduce((a, p) => a + p[0], 0) / centres.length;
+      const y = centres.reduce((a, p) => a + p[1], 0) / centres.length;
+      return svg(
+        "text",
+        { class: `rg-house-name${house.visited ? " rg-visited" : ""}`, x: x.toFixed(1), y: (y - SIZE * 0.55).toFixed(1) },
+        house.name.replace(/^The /, ""),
+      );
+    }),
+  );
+
+  const foodNodes = svg(
+    "g",
+    { class: "rg-foods", "aria-hidden": "true" },
+    [...food].map(([c, n]) => {
+      const [q, r] = cellHex(c) || [];
+      if (q === undefined) return null;
+      const [x, y] = pixel(q, r);
+      const fx = x - SIZE * 0.42;
+      const fy = y - SIZE * 0.3;
+      return svg(
+        "g",
+        { class: "rg-food", "data-cell": c, "data-count": n },
+        svg("rect", { x: (fx - 7).toFixed(1), y: (fy - 7).toFixed(1), width: 14, height: 14, rx: 2 }),
+        svg("text", { x: fx.toFixed(1), y: (fy + 4).toFixed(1) }, String(n)),
+      );
+    }),
+  );
+
+  const exitNodes = [...exits].map(([cell, name]) => {
+    const [q, r] = cellHex(cell) || [];
+    if (q === undefined) return null;
+    const [x, y] = pixel(q, r);
+    const escape = cell === player.cell ? actions.get("escape") : null;
+    const label = escape ? `${name}: ${escape.label || "escape"}` : name;
+    const node = svg(
+      "g",
+      {
+        class: `rg-exit ${cell === map.gate ? "rg-exit-gate" : "rg-exit-gap"}${escape ? " playable" : ""}`,
+        "data-cell": cell,
+        role: escape ? "button" : "img",
+        "aria-label": label,
+      },
+      svg("title", {}, label),
+      svg("rect", {
+        x: (x - SIZE * 0.45).toFixed(1),
+        y: (y + SIZE * 0.42).toFixed(1),
+        width: (SIZE * 0.9).toFixed(1),
+        height: (SIZE * 0.46).toFixed(1),
+        rx: 3,
+      }),
+      svg(
+        "text",
+        { x: x.toFixed(1), y: (y + SIZE * 0.77).toFixed(1) },
+        cell === map.gate ? "gate" : "gap",
+      ),
+    );
+    if (escape) clickableSvg(node, escape, ctx.onAction);
+    return node;
+  });
+
+  const skeletonNodes = skeletons.map((s) => {
+    const [q, r] = s.hex;
+    const [x, y] = pixel(q, r);
+    const classes = ["rg-skeleton", `rg-mode-${s.mode}`];
+    if (s.sees_you) classes.push("rg-sees-you");
+    if (s.back_to_you) classes.push("rg-back-to-you");
+    if (view.foe !== null && view.skeletons[view.foe] === s) classes.push("rg-foe");
+    if (view.offer !== null && view.skeletons[view.offer] === s) classes.push("rg-offer");
+    const label = skeletonText(s);
+    return svg(
+      "g",
+      {
+        class: classes.join(" "),
+        "data-cell": s.cell,
+        "data-facing": s.facing,
+        role: "img",
+        "aria-label": label,
+      },
+      svg("title", {}, label),
+      facingMarker(x, y, s.facing, "rg-facing"),
+      svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: (SIZE * 0.42).toFixed(1) }),
+      svg("text", { x: x.toFixed(1), y: (y + 4).toFixed(1) }, "☠"),
+    );
+  });
+
+  let playerNode = null;
+  if (player.hex) {
+    const [q, r] = player.hex;
+    const [x, y] = pixel(q, r);
+    const label = `you at (${q},${r}) facing ${DIRECTION_NAMES[player.facing] || "?"}`;
+    playerNode = svg(
+      "g",
+      {
+        class: `rg-player${player.raging ? " rg-raging" : ""}`,
+        "data-cell": player.cell,
+        "data-q": q,
+        "data-r": r,
+        "data-facing": player.facing,
+        role: "img",
+        "aria-label": label,
+      },
+      svg("title", {}, label),
+      facingMarker(x, y, player.facing, "rg-facing"),
+      svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: (SIZE * 0.38).toFixed(1) }),
+    );
+  }
+
+  return svg(
+    "svg",
+    {
+      class: "rg-map",
+      viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
+      role: "group",
+      "aria-label": `The village of ${map.name || "Rage"}`,
+    },
+    svg("g", { class: "rg-cells" }, hexes),
+    svg("g", { class: "rg-rubbles" }, rubbleNodes),
+    patrols,
+    skeletonSight,
+    playerSight,
+    walls,
+    houseNames,
+    foodNodes,
+    svg("g", { class: "rg-exits" }, exitNodes),
+    svg("g", { class: "rg-skeletons" }, skeletonNodes),
+    playerNode,
+  );
+}
+
+function skeletonText(s) {
+  const parts = [`skeleton ${s.name} facing ${DIRECTION_NAMES[s.facing] || "?"}`];
+  if (s.hp < s.max_hp) parts.push(`${s.hp}/${s.max_hp} hp`);
+  if (s.mode && s.mode !== "patrolling") parts.push(s.mode);
+  if (s.sees_you) parts.push("sees you");
+  if (s.back_to_you) parts.push("its back to you");
+  return parts.join(", ");
+}
+
+/** A wedge from the figure's centre pointing through the edge it faces. */
+function facingMarker(x, y, facing, cls) {
+  const a = (angleOf(facing) * Math.PI) / 180;
+  const tip = [x + SIZE * 0.8 * Math.cos(a), y + SIZE * 0.8 * Math.sin(a)];
+  const side = (sign) => {
+    const b = a + (sign * Math.PI) / 2;
+    return [x + SIZE * 0.3 * Math.cos(b), y + SIZE * 0.3 * Math.sin(b)];
+  };
+  const points = [tip, side(1), side(-1)].map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`);
+  return svg("polygon", { class: cls, points: points.join(" ") });
+}
+
+/** An SVG element that sends `entry.action` when clicked or activated by key. */
+function clickableSvg(node, entry, onAction) {
+  node.setAttribute("tabindex", "0");
+  node.dataset.action = entry.action;
+  const act = (event) => {
+    event.stopPropagation();
+    onAction(entry.action);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+  return node;
+}
+
+// -- the side panel -------------------------------------------------------------------
+
+function panel(view, actions) {
+  const player = view.player || {};
+  const limit = Number(view.rage_limit) || 20;
+  const rage = Number(player.rage) || 0;
+  const decision = view.decision ? view.decision.kind : null;
+  const foe = view.foe !== null && view.foe !== undefined ? view.skeletons[view.foe] : null;
+  const offer = view.offer !== null && view.offer !== undefined ? view.skeletons[view.offer] : null;
+  const late = view.turn_limit && view.turn >= view.turn_limit - 1;
+  return h(
+    "aside",
+    { class: "rg-panel", "aria-label": "Your state" },
+    h("h3", { class: "rg-village", text: (view.map && view.map.name) || "The village" }),
+    h(
+      "p",
+      { class: `rg-turn${late ? " late" : ""}`, "data-turn": view.turn },
+      `Turn ${view.turn} / ${view.turn_limit}`,
+    ),
+    stat(
+      "rage",
+      "Rage",
+      h(
+        "div",
+        {
+          class: `rg-bar${rage >= limit ? " full" : ""}`,
+          role: "meter",
+          "aria-valuemin": 0,
+          "aria-valuemax": limit,
+          "aria-valuenow": Math.min(rage, limit),
+          "aria-label": `rage ${rage} of ${limit}`,
+        },
+        h("div", { class: "rg-bar-fill", style: { width: `${Math.min(100, (100 * rage) / limit)}%` } }),
+      ),
+      h("span", { class: "rg-value", text: `${rage} / ${limit}` }),
+    ),
+    stat(
+      "hp",
+      player.raging ? "Hit points (red: rage has control)" : "Hit points",
+      h(
+        "span",
+        {
+          class: `rg-hp ${player.raging ? "rg-red" : "rg-blue"}`,
+          role: "img",
+          "aria-label": `${player.hp} of ${player.max_hp} ${player.raging ? "red" : "blue"} hit points`,
+        },
+        Array.from({ length: Math.max(0, player.max_hp || 0) }, (_, i) =>
+          h("span", { class: `rg-pip${i < player.hp ? " full" : ""}` }),
+        ),
+      ),
+      h("span", { class: "rg-value", text: `${player.hp} / ${player.max_hp}` }),
+    ),
+    stat(
+      "bag",
+      "Food in the bag",
+      h("span", { class: "rg-value", text: `${player.bag} / ${view.win_food}` }),
+      h("span", {
+        class: "rg-note",
+        text: `to win; ${view.food_left} of ${view.food_total} still in the village`,
+      }),
+    ),
+    decision === "move"
+      ? stat("steps", "Steps left", h("span", { class: "rg-value", text: String(player.steps_left) }))
+      : null,
+    foe
+      ? stat(
+          "foe",
+          "Fighting",
+          h("span", { class: "rg-value", text: foe.name }),
+          h("span", { class: "rg-note", text: `${foe.hp} / ${foe.max_hp} hp` }),
+        )
+      : null,
+    offer ? stat("offer", "Its back to you", h("span", { class: "rg-value", text: offer.name })) : null,
+    view.dice && view.dice.length
+      ? stat(
+          "dice",
+          "Last dice",
+          h(
+            "span",
+            { class: "rg-value" },
+            view.dice.length === 2 ? `you ${view.dice[0]}, skeleton ${view.dice[1]}` : view.dice.join(", "),
+          ),
+        )
+      : null,
+    h(
+      "p",
+      { class: `rg-decision${actions.size ? " asked" : ""}`, role: "status" },
+      view.over
+        ? h("span", { class: "rg-ending", text: endingText(view) })
+        : actions.size
+          ? DECISIONS[decision] || "Your decision."
+          : "Waiting…",
+    ),
+    actions.has("escape") ? h("p", { class: "rg-hint", text: "You stand on an exit: click its tag to escape." }) : null,
+  );
+}
+
+function stat(name, title, ...value) {
+  return h(
+    "div",
+    { class: `rg-stat rg-stat-${name}`, "data-stat": name },
+    h("span", { class: "rg-label", text: title }),
+    ...value,
+  );
+}
+
+function endingText(view) {
+  const reason = view.result && view.result.reason;
+  return reason || `The game is over (${view.ending || "ended"}).`;
+}
