@@ -515,14 +515,16 @@ def test_a_skeleton_walks_its_loop_one_hex_a_turn_facing_its_step(tmp_path: Path
     assert seen == [((2, 1), 5), ((2, 0), 2), ((2, 1), 5)]
 
 
-def test_a_skeleton_waits_when_the_player_stands_on_its_next_hex(tmp_path: Path) -> None:
+def test_a_skeleton_blocked_by_the_player_turns_to_face_them(tmp_path: Path) -> None:
     st = build(tmp_path, skeletons=[("Bones", ((0, 0), (1, 0)))])
     put_skeleton(st, 0, (1, 0), 0)  # next on its loop: (0,0), behind it
     put_player(st, (0, 0), 3)
-    play(st, STOP, SPARE)
+    dice(st, 6, 6, 1, 6, 6, 1)  # the fight that follows: the player wins both rounds
+    events = play(st, STOP, SPARE)
+    # It does not walk through the player: it turns to its next hex, sees them, fights.
+    assert "spotted" in kinds(events)
+    assert st.sk_cell[0] == NONE
     assert st.turn == 2
-    assert where(st, st.sk_cell[0]) == (1, 0)
-    assert st.sk_facing[0] == 0
 
 
 def test_skeletons_wait_when_each_blocks_the_others_next_hex(tmp_path: Path) -> None:

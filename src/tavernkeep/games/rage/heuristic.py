@@ -56,6 +56,8 @@ ENDING = {
     "dawn": -2_500.0,
     "died": -3_000.0,
 }
+BORED = 25.0
+"""Each turn already begun on a hex: enough, after a few, to walk on."""
 RAGING = -4_000.0
 """Rage has control: the game cannot be won any more."""
 
@@ -68,6 +70,10 @@ class PlannerBot:
 
     def __init__(self) -> None:
         self.plan: list[Action] = []
+        self.stays: dict[int, int] = {}
+        """Turns the player has begun on each cell this game: a planner that looks one
+        move ahead can pace between two safe hexes until dawn, so it tires of a place."""
+        self.game_turn = 0
         self.plan_at: tuple[int, int] = (-1, -1)
         """The turn and hex the plan was made for; a plan never outlives its move."""
 
@@ -79,7 +85,11 @@ class PlannerBot:
         top = st.stack[-1].kind
         if top == "move":
             if st.steps == 0 or self.plan_at != (st.turn, st.pos) or not self.plan:
-                self.plan = best_plan(st, info.rng)
+                if st.turn < self.game_turn:
+                    self.stays = {}  # a new game
+                self.game_turn = st.turn
+                self.stays[st.pos] = self.stays.get(st.pos, 0) + 1
+                self.plan = best_plan(st, info.rng, self.stays)
             action = self.plan.pop(0)
             self.plan_at = (
                 (st.turn, st.map.step[st.pos][int(action.args[0])])
@@ -93,9 +103,9 @@ class PlannerBot:
         return max(actions, key=lambda a: choice_value(st, a, info.rng))
 
 
-def best_plan(st: RageState, rng: Rng) -> list[Action]:
+def best_plan(st: RageState, rng: Rng, stays: dict[int, int] | None = None) -> list[Action]:
     """The best sequence of steps (then a stop or an escape) from here."""
-    scorer = Scorer(st)
+    scorer = Scorer(st, stays)
     best: list[Action] = [STOP]
     best_value = float("-inf")
     for plan in plans(st):
@@ -141,9 +151,12 @@ def plans(st: RageState) -> list[list[Action]]:
 class Scorer:
     """Scores positions; what one decision reads many times is computed once."""
 
-    def __init__(self, st: RageState) -> None:
+    def __init__(self, st: RageState, stays: dict[int, int] | None = None) -> None:
         m = st.map
         self.map = m
+        self.stays = stays or {}
+        # Dawn draws near: the later the turn, the less a skeleton's eye is feared.
+        self.caution = max(0.25, 1 - st.turn / st.config.turn_limit)
         self.to_food = distances(m, [c for c, n in enumerate(st.food) if n])
         self.to_exit = distances(m, sorted(m.exits))
 
@@ -169,7 +182,8 @@ class Scorer:
         enough = st.bag >= WIN_FOOD or st.bag + sum(st.food) < WIN_FOOD
         far = self.to_exit[st.pos] if enough else self.food_distance(st)
         value -= WALK * far
-        return value - WATCHED * watchers(st)
+        value -= BORED * self.stays.get(st.pos, 0)
+        return value - WATCHED * self.caution * watchers(st)
 
     def food_distance(self, st: RageState) -> int:
         d = self.to_food[st.pos]
@@ -189,10 +203,9 @@ def watchers(st: RageState) -> int:
         if st.sk_mode[k] == PATROLLING:
             loop = m.patrols[k]
             nxt = loop[(st.sk_at[k] + 1) % len(loop)]
+            facing = m.step[cell].index(nxt)
             if nxt != st.pos and nxt not in st.sk_cell:
-                cell, facing = nxt, m.step[cell].index(nxt)
-            else:
-                facing = st.sk_facing[k]
+                cell = nxt
         else:
             facing = st.sk_facing[k]
         if st.pos in m.sight[cell][facing]:

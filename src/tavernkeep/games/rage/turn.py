@@ -385,8 +385,10 @@ def patrol(st: RageState, ev: Events) -> None:
             if at == len(loop):
                 at = 0
             nxt = loop[at]
+            # Blocked or not, it turns to its next hex: a player standing in its way is
+            # in front of it (RULES 12).
+            st.sk_facing[k] = m.step[cell].index(nxt)
             if nxt != pos and nxt not in cells:
-                st.sk_facing[k] = m.step[cell].index(nxt)
                 cells[k] = nxt
                 st.sk_at[k] = at
         # Only its own place and the player's decide whether it sees them, and the
