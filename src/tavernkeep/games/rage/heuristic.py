@@ -17,8 +17,6 @@ will see the player after their next step.
 
 from __future__ import annotations
 
-from collections import deque
-
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
@@ -33,7 +31,7 @@ from tavernkeep.games.rage.turn import (
     spare,
     step,
 )
-from tavernkeep.games.rage.village import Village
+from tavernkeep.games.rage.village import distances
 
 SAMPLES = 6
 FOOD = 300.0
@@ -157,8 +155,8 @@ class Scorer:
         self.stays = stays or {}
         # Dawn draws near: the later the turn, the less a skeleton's eye is feared.
         self.caution = max(0.25, 1 - st.turn / st.config.turn_limit)
-        self.to_food = distances(m, [c for c, n in enumerate(st.food) if n])
-        self.to_exit = distances(m, sorted(m.exits))
+        self.to_food = distances(m.step, [c for c, n in enumerate(st.food) if n])
+        self.to_exit = distances(m.step, sorted(m.exits))
 
     def average(self, st: RageState, plan: list[Action], rng: Rng) -> float:
         total = 0.0
@@ -262,19 +260,3 @@ def choice_value(st: RageState, action: Action, rng: Rng) -> float:
         rest(twin)
         total += scorer.score(twin)
     return total / (SAMPLES * 2)
-
-
-def distances(m: Village, sources: list[int]) -> list[int]:
-    """Steps from every cell to the nearest of `sources`, around walls."""
-    far = len(m.cells) + 1
-    dist = [far] * len(m.cells)
-    queue = deque(sources)
-    for s in sources:
-        dist[s] = 0
-    while queue:
-        cell = queue.popleft()
-        for nxt in m.step[cell]:
-            if nxt != NONE and dist[nxt] == far:
-                dist[nxt] = dist[cell] + 1
-                queue.append(nxt)
-    return dist

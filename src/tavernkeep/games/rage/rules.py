@@ -39,6 +39,7 @@ from tavernkeep.games.rage.turn import (
     START_RAGE,
     WIN_FOOD,
     WINS,
+    alive_ending,
     backstab,
     disengage,
     end_move,
@@ -365,12 +366,7 @@ class Rage(Game[RageState, RageConfig]):
             here = f", collecting {cubes} food" if cubes else ""
             return f"End the move at {hex_text(m, state.pos)}{here}"
         if kind == "escape":
-            if state.raging:
-                ending = "wanders"
-            elif state.bag >= sum(m.food):
-                ending = "knighted"
-            else:
-                ending = "won" if state.bag >= WIN_FOOD else "survived"
+            ending = alive_ending(state)
             return f"Escape the village with {state.bag} food: {ENDINGS[ending]}"
         if kind in ("backstab", "spare"):
             k = state.pending[0]

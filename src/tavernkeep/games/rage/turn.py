@@ -125,34 +125,6 @@ def path_to_beside(st: RageState, start: int, target: int, walker: int) -> list[
     return None
 
 
-def home_distances(m: Village, k: int) -> tuple[int, ...]:
-    """Steps from every cell to the nearest hex of skeleton k's loop, around walls."""
-    cached = _HOME.get(id(m))
-    if cached is None or cached[0] is not m:
-        cached = (m, [_distances(m, m.patrols[j]) for j in range(len(m.patrols))])
-        _HOME[id(m)] = cached
-    return cached[1][k]
-
-
-_HOME: dict[int, tuple[Village, list[tuple[int, ...]]]] = {}
-"""Per map (kept alive with it, so an id is never reused while cached)."""
-
-
-def _distances(m: Village, sources: tuple[int, ...]) -> tuple[int, ...]:
-    far = len(m.cells) + 1
-    dist = [far] * len(m.cells)
-    queue = deque(sources)
-    for s in sources:
-        dist[s] = 0
-    while queue:
-        cell = queue.popleft()
-        for nxt in m.step[cell]:
-            if nxt != NONE and dist[nxt] == far:
-                dist[nxt] = dist[cell] + 1
-                queue.append(nxt)
-    return tuple(dist)
-
-
 # -- rage and hit points ------------------------------------------------------------
 
 
@@ -247,15 +219,17 @@ def escape(st: RageState, ev: Events) -> None:
 
 
 def judge(st: RageState, ev: Events) -> None:
-    """The game ends with the player alive: the ending the rulebook's table gives."""
+    """The game ends with the player alive."""
+    finish(st, alive_ending(st), ev)
+
+
+def alive_ending(st: RageState) -> str:
+    """The ending the rulebook's table gives a player who leaves the village alive now."""
     if st.raging:
-        finish(st, "wanders", ev)
-    elif st.bag >= sum(st.map.food):
-        finish(st, "knighted", ev)
-    elif st.bag >= WIN_FOOD:
-        finish(st, "won", ev)
-    else:
-        finish(st, "survived", ev)
+        return "wanders"
+    if st.bag >= sum(st.map.food):
+        return "knighted"
+    return "won" if st.bag >= WIN_FOOD else "survived"
 
 
 def finish(st: RageState, ending: str, ev: Events) -> None:
@@ -371,7 +345,7 @@ def patrol(st: RageState, ev: Events) -> None:
             say(ev, "confused", f"{skeleton_name(m, k)} lost you and turns back", skeleton=k)
         loop = m.patrols[k]
         if mode == RETURNING:
-            home = home_distances(m, k)
+            home = m.home[k]
             for d, nxt in enumerate(m.step[cell]):
                 if nxt != NONE and home[nxt] < home[cell] and nxt != pos and nxt not in cells:
                     cells[k] = nxt

@@ -8,6 +8,8 @@ plain slots, shared by every state of a game on that map.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavernkeep.games.rage.content import House, RageMap, Skeleton
@@ -35,6 +37,9 @@ class Village:
     rubble: frozenset[Hex]
     house: tuple[House, ...]
     skeleton: tuple[Skeleton, ...]
+    home: tuple[tuple[int, ...], ...]
+    """home[k][cell]: steps from the cell to the nearest hex of skeleton k's loop, the way
+    a skeleton that lost the player walks back."""
 
 
 _VILLAGES: dict[int, tuple[RageMap, Village]] = {}
@@ -62,6 +67,24 @@ def village_of(m: RageMap) -> Village:
         rubble=frozenset(m.rubble),
         house=tuple(m.house),
         skeleton=tuple(m.skeleton),
+        home=tuple(distances(m.step, loop) for loop in m.patrols),
     )
     _VILLAGES[id(m)] = (m, village)
     return village
+
+
+def distances(step: Sequence[Sequence[int]], sources: Sequence[int]) -> tuple[int, ...]:
+    """Steps from every cell to the nearest of `sources` over a `step` table, around
+    walls (skeletons and the player do not block: a map's distances, not a moment's)."""
+    far = len(step) + 1
+    dist = [far] * len(step)
+    queue = deque(sources)
+    for s in sources:
+        dist[s] = 0
+    while queue:
+        cell = queue.popleft()
+        for nxt in step[cell]:
+            if nxt != -1 and dist[nxt] == far:
+                dist[nxt] = dist[cell] + 1
+                queue.append(nxt)
+    return tuple(dist)

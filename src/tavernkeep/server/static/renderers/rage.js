@@ -7,7 +7,7 @@
 // player's own hex ends the move (stop) and the exit marker under the player escapes.
 // Backstab or spare and fight or disengage are the table's own action buttons.
 
-import { h, replace, svg } from "../dom.js";
+import { h, makeClickable, replace, svg } from "../dom.js";
 
 const SIZE = 26; // centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
@@ -153,7 +153,7 @@ function board(view, actions, ctx) {
       svg("title", {}, label),
       svg("polygon", { points: hexPoints(q, r) }),
     );
-    if (entry) clickableSvg(node, entry, ctx.onAction);
+    if (entry) makeClickable(node, entry, ctx.onAction);
     return node;
   });
 
@@ -280,7 +280,7 @@ function board(view, actions, ctx) {
         cell === map.gate ? "gate" : "gap",
       ),
     );
-    if (escape) clickableSvg(node, escape, ctx.onAction);
+    if (escape) makeClickable(node, escape, ctx.onAction);
     return node;
   });
 
@@ -372,24 +372,6 @@ function facingMarker(x, y, facing, cls) {
   };
   const points = [tip, side(1), side(-1)].map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`);
   return svg("polygon", { class: cls, points: points.join(" ") });
-}
-
-/** An SVG element that sends `entry.action` when clicked or activated by key. */
-function clickableSvg(node, entry, onAction) {
-  node.setAttribute("tabindex", "0");
-  node.dataset.action = entry.action;
-  const act = (event) => {
-    event.stopPropagation();
-    onAction(entry.action);
-  };
-  node.addEventListener("click", act);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      act(event);
-    }
-  });
-  return node;
 }
 
 // -- the side panel -------------------------------------------------------------------
