@@ -677,3 +677,11 @@ def test_play_without_seats_seats_you_at_the_games_usual_table() -> None:
     ]
     assert default_seats("side-quest") == ["human", "bot:heuristic"]  # the bot team
     assert default_seats("rage") == ["human"]  # a solo game
+
+
+def test_a_solo_game_refuses_a_second_seat_in_plain_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(["play", "rage", "--seat", "human", "--seat", "bot:random"], capsys)
+    assert code == 2
+    assert "Rage takes 1 player, not 2" in err

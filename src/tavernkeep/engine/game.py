@@ -110,7 +110,8 @@ class Game(ABC, Generic[S, C]):
                 # The count comes from the seats, so say it in those terms.
                 note = f" ({self.players_note})" if self.players_note else ""
                 raise ConfigError(
-                    f"{self.title} takes {self.players_text()} players{note}, "
+                    f"{self.title} takes {self.players_text()} "
+                    f"player{'' if self.max_players == 1 else 's'}{note}, "
                     f"not {err['input']}"
                 ) from None
             prefix = f"{self.title}: option '{where}'" if where else self.title
