@@ -16,6 +16,7 @@ from tavernkeep.engine.errors import ContentError
 from tavernkeep.games.rage import content
 from tavernkeep.games.rage.content import NONE, RageMap, sketch
 from tavernkeep.games.rage.hexes import distance, edge, neighbour, opposite
+from tavernkeep.games.rage.village import distances as village_distances
 
 CONTENT_DIR = Path(content.__file__).parent / "content"
 VILLAGE = CONTENT_DIR / "village.toml"
@@ -151,6 +152,43 @@ def test_a_wall_hides_what_lies_behind_it(village: RageMap) -> None:
         for facing in range(6):
             if cellar in m.sight[cell][facing]:
                 assert distance(h, (4, -1)) == 2
+
+
+def test_every_cube_can_be_gathered_before_dawn(village: RageMap) -> None:
+    # Knighthood must be possible: a walk from the gap that ends a move on every hex of
+    # food, then leaves by an exit, fits in the night (skeletons aside). A move covers 3
+    # hexes and stops on the food; the shortest such tour, by nearest neighbour and 2-opt.
+    m = village
+    spots = [c for c, n in enumerate(m.food) if n]
+    far = {c: village_distances(m.step, [c]) for c in [m.start_cell, *spots]}
+    to_exit = village_distances(m.step, sorted(m.exits))
+
+    def moves(order: list[int]) -> int:
+        total, here = 0, m.start_cell
+        for spot in order:
+            total += -(-far[here][spot] // 3)
+            here = spot
+        return total + -(-to_exit[here] // 3)
+
+    order: list[int] = []
+    here, left = m.start_cell, set(spots)
+    while left:
+        here = min(left, key=lambda c: (far[here][c], c))
+        order.append(here)
+        left.remove(here)
+    best, better = moves(order), True
+    while better:
+        better = False
+        for i in range(len(order)):
+            for j in range(i + 2, len(order) + 1):
+                turned = order[:i] + order[i:j][::-1] + order[j:]
+                if moves(turned) < best:
+                    order, best, better = turned, moves(turned), True
+    assert best <= m.dawn - 10, f"every cube takes {best} moves; the night is {m.dawn}"
+
+
+def test_a_night_without_turns_is_refused(tmp_path: Path) -> None:
+    assert error(tmp_path, dawn=0) == "field 'dawn': Input should be greater than or equal to 1"
 
 
 def test_map_md_shows_the_current_village(village: RageMap) -> None:

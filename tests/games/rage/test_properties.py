@@ -17,7 +17,15 @@ from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.rage import GAME, RageState
 from tavernkeep.games.rage.state import NONE, PATROLLING
-from tavernkeep.games.rage.turn import BLUE_HP, ENDINGS, LOSE_CONTROL, RED_HP, START_RAGE, WINS
+from tavernkeep.games.rage.turn import (
+    BLUE_HP,
+    ENDINGS,
+    LOSE_CONTROL,
+    RED_HP,
+    START_RAGE,
+    WINS,
+    dawn,
+)
 
 GAMES = 2000
 PACK = GAME.load_pack()
@@ -70,7 +78,7 @@ def check(st: RageState) -> None:
     else:
         assert GAME.actor(st) == 0
         assert GAME.legal_actions(st)
-        assert st.turn <= st.config.turn_limit
+        assert st.turn <= dawn(st)
 
 
 def play_one(seed: int, turn_limit: int = 150) -> RageState:

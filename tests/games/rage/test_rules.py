@@ -56,7 +56,8 @@ def build(
     houses: Sequence[tuple[str, Sequence[Hex], Sequence[str]]] = (),
     walls: Sequence[str] = (),
     rubble: Sequence[Hex] = (),
-    turn_limit: int = 150,
+    turn_limit: int | None = 150,
+    dawn: int | None = None,
 ) -> RageState:
     """A game on a small map written to tmp_path, with an empty script of dice."""
     lines = [
@@ -67,6 +68,7 @@ def build(
         "food = [" + ", ".join(f"[{q}, {r}, {n}]" for q, r, n in food) + "]",
         "walls = [" + ", ".join(f'"{w}"' for w in walls) + "]",
         f"rubble = {_hexes(rubble)}",
+        *([f"dawn = {dawn}"] if dawn is not None else []),
     ]
     for name, hexes, doors in houses:
         lines += [
@@ -708,6 +710,18 @@ def test_dawn_ends_the_game_at_the_turn_limit(tmp_path: Path) -> None:
     result = GAME.result(st)
     assert result is not None
     assert result.turns == 2
+
+
+@pytest.mark.parametrize(("turn_limit", "last_turn"), [(None, 3), (5, 5)])
+def test_dawn_comes_when_the_map_says_unless_the_game_says_otherwise(
+    tmp_path: Path, turn_limit: int | None, last_turn: int
+) -> None:
+    st = build(tmp_path, turn_limit=turn_limit, dawn=3)
+    put_player(st, (0, -3), 2)
+    assert GAME.view(st, 0)["turn_limit"] == last_turn
+    while GAME.result(st) is None:
+        play(st, STOP)
+    assert (st.ending, st.turn) == ("dawn", last_turn)
 
 
 # -- the view (RULES 4, 13) ----------------------------------------------------------

@@ -10,9 +10,10 @@ class RageConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     players: int = Field(default=1, ge=1, le=1, description="a solo game: one seat")
-    turn_limit: int = Field(
-        default=150,
+    turn_limit: int | None = Field(
+        default=None,
         ge=1,
         le=10_000,
-        description="turns before dawn lifts the mist and the game is lost (RULES.md)",
+        description="turns before dawn lifts the mist and the game is lost; by default the "
+        "map's night (`dawn` in its file; RULES.md)",
     )

@@ -134,6 +134,9 @@ class RageMap(BaseModel):
     radius: int = Field(ge=2, le=12, description="the village: every hex this near (0, 0)")
     start: HexField = Field(description="the gap in the walls, on the outer ring: an exit")
     gate: HexField = Field(description="the front gate, on the outer ring: an exit")
+    dawn: int = Field(
+        default=150, ge=1, le=10_000, description="turns of night before dawn lifts the mist"
+    )
     rubble: list[HexField] = Field(default_factory=list, description="solid hexes")
     # `food` and `walls` in TOML; the model's `food` and `walls` are the derived tables.
     wall_sides: list[SideField] = Field(

@@ -22,8 +22,10 @@ from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.rage.state import MOVE, NONE, PATROLLING, RageState
 from tavernkeep.games.rage.turn import (
+    SNEAK,
     WIN_FOOD,
     backstab,
+    dawn,
     disengage,
     end_move,
     escape,
@@ -54,6 +56,9 @@ ENDING = {
     "dawn": -2_500.0,
     "died": -3_000.0,
 }
+LATE = 1_000.0
+"""Each move the way out would run past dawn (with DAWN_MARGIN to spare)."""
+DAWN_MARGIN = 4
 BORED = 25.0
 """Each turn already begun on a hex: enough, after a few, to walk on."""
 RAGING = -4_000.0
@@ -154,7 +159,7 @@ class Scorer:
         self.map = m
         self.stays = stays or {}
         # Dawn draws near: the later the turn, the less a skeleton's eye is feared.
-        self.caution = max(0.25, 1 - st.turn / st.config.turn_limit)
+        self.caution = max(0.25, 1 - st.turn / dawn(st))
         self.to_food = distances(m.step, [c for c, n in enumerate(st.food) if n])
         self.to_exit = distances(m.step, sorted(m.exits))
 
@@ -180,6 +185,12 @@ class Scorer:
         enough = st.bag >= WIN_FOOD or st.bag + sum(st.food) < WIN_FOOD
         far = self.to_exit[st.pos] if enough else self.food_distance(st)
         value -= WALK * far
+        # Dawn: the way out takes a move for every three hexes, and a move or two more
+        # for the skeletons in the way.
+        moves_left = dawn(st) - st.turn + 1
+        late = -(-self.to_exit[st.pos] // SNEAK) + DAWN_MARGIN - moves_left
+        if late > 0:
+            value -= LATE * late
         value -= BORED * self.stays.get(st.pos, 0)
         return value - WATCHED * self.caution * watchers(st)
 

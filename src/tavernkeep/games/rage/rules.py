@@ -41,6 +41,7 @@ from tavernkeep.games.rage.turn import (
     WINS,
     alive_ending,
     backstab,
+    dawn,
     disengage,
     end_move,
     escape,
@@ -259,7 +260,7 @@ class Rage(Game[RageState, RageConfig]):
             "game": self.name,
             "seat": seat,
             "turn": state.turn,
-            "turn_limit": state.config.turn_limit,
+            "turn_limit": dawn(state),
             "decision": top.to_json() if top else None,
             "map": {
                 "name": m.name,

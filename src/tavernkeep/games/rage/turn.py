@@ -166,8 +166,13 @@ def enter(st: RageState, cell: int, ev: Events) -> None:
 # -- the turn -----------------------------------------------------------------------
 
 
+def dawn(st: RageState) -> int:
+    """The last turn of the night: the game's `turn_limit`, else the map's own."""
+    return st.config.turn_limit or st.map.dawn
+
+
 def start_turn(st: RageState, ev: Events) -> None:
-    if st.turn >= st.config.turn_limit:
+    if st.turn >= dawn(st):
         finish(st, "dawn", ev)
         return
     st.turn += 1

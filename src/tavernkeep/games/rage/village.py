@@ -20,6 +20,8 @@ from tavernkeep.games.rage.hexes import Edge, Hex
 class Village:
     name: str
     radius: int
+    dawn: int
+    """Turns of night the map gives the player (a game's `turn_limit` may change it)."""
     cells: tuple[Hex, ...]
     """The hex of each cell (every open hex of the map)."""
     index: dict[Hex, int]
@@ -53,6 +55,7 @@ def village_of(m: RageMap) -> Village:
     village = Village(
         name=m.name,
         radius=m.radius,
+        dawn=m.dawn,
         cells=m.cells,
         index=m.index,
         step=m.step,
