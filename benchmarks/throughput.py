@@ -256,7 +256,7 @@ def main() -> None:
         players = args.players or default_players(game)
         if not game.min_players <= players <= game.max_players:
             parser.error(f"{game.title} takes {game.min_players}-{game.max_players} players")
-        title = f"{game.name} ({players} players)"
+        title = f"{game.name} ({players} player{'' if players == 1 else 's'})"
         for measure_name, value, note in measure(game, args.seconds, players):
             table.add_row(title, measure_name, value, note)
             title = ""
