@@ -11,8 +11,9 @@ choices inside a turn (backstab or spare, fight on or disengage) are scored the 
 
 The score counts food (the goal), hit points and rage (the danger: every point of rage
 is a twentieth more chance of a forced rush, and 20 ends any hope of winning), the way to
-the nearest food (or to the nearest exit once the bag holds 25), and the skeletons that
-will see the player after their next step.
+the nearest food (or to the nearest exit once the bag holds 25, unless the night is long
+enough to walk over every cube left), the moves the way out would run past dawn, and the
+skeletons that will see the player after their next step.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from tavernkeep.games.rage.turn import (
     spare,
     step,
 )
-from tavernkeep.games.rage.village import distances
+from tavernkeep.games.rage.village import Village, distances
 
 SAMPLES = 6
 FOOD = 300.0
@@ -59,6 +60,8 @@ ENDING = {
 LATE = 1_000.0
 """Each move the way out would run past dawn (with DAWN_MARGIN to spare)."""
 DAWN_MARGIN = 4
+KNIGHT_MARGIN = 6
+"""Moves to spare, beyond a walk over every cube left, before the bot goes for them all."""
 BORED = 25.0
 """Each turn already begun on a hex: enough, after a few, to walk on."""
 RAGING = -4_000.0
@@ -162,6 +165,14 @@ class Scorer:
         self.caution = max(0.25, 1 - st.turn / dawn(st))
         self.to_food = distances(m.step, [c for c, n in enumerate(st.food) if n])
         self.to_exit = distances(m.step, sorted(m.exits))
+        # Past the 25 that win, a cube is worth little, unless the night is long enough
+        # to walk over every cube left: then the King's knighthood is in reach.
+        self.all_in = (
+            st.bag + sum(st.food) == sum(m.food)
+            and st.bag >= WIN_FOOD - SNEAK
+            and tour_moves(st, self.to_exit) + KNIGHT_MARGIN <= dawn(st) - st.turn + 1
+        )
+        self.spare = FOOD if self.all_in else SPARE_FOOD
 
     def average(self, st: RageState, plan: list[Action], rng: Rng) -> float:
         total = 0.0
@@ -178,11 +189,12 @@ class Scorer:
     def score(self, st: RageState) -> float:
         if st.ending:
             return ENDING[st.ending] + SPARE_FOOD * st.bag
-        value = FOOD * min(st.bag, WIN_FOOD) + SPARE_FOOD * max(0, st.bag - WIN_FOOD)
+        value = FOOD * min(st.bag, WIN_FOOD) + self.spare * max(0, st.bag - WIN_FOOD)
         if st.raging:
             return value + RAGING
         value += HP * st.hp - RAGE * st.rage - RAGE_LATE * max(0, st.rage - RAGE_EDGE)
-        enough = st.bag >= WIN_FOOD or st.bag + sum(st.food) < WIN_FOOD
+        left = sum(st.food)
+        enough = (st.bag >= WIN_FOOD and not (self.all_in and left)) or st.bag + left < WIN_FOOD
         far = self.to_exit[st.pos] if enough else self.food_distance(st)
         value -= WALK * far
         # Dawn: the way out takes a move for every three hexes, and a move or two more
@@ -200,6 +212,36 @@ class Scorer:
             # The food the table counted here is in the bag now: the next nearest.
             return min((self.to_food[c] + 1 for c in self.map.step[st.pos] if c != NONE), default=d)
         return d
+
+
+_FROM: dict[int, tuple[Village, dict[int, tuple[int, ...]]]] = {}
+"""Per village (kept alive so its id is not reused), the distances from each food hex:
+the same for every game on the map, so worked out once."""
+
+
+def from_spot(m: Village, spot: int) -> tuple[int, ...]:
+    cached = _FROM.get(id(m))
+    if cached is None or cached[0] is not m:
+        cached = _FROM[id(m)] = (m, {})
+    table = cached[1]
+    if spot not in table:
+        table[spot] = distances(m.step, [spot])
+    return table[spot]
+
+
+def tour_moves(st: RageState, to_exit: tuple[int, ...]) -> int:
+    """Moves for a walk from here that stops on every hex of food left, nearest first,
+    then leaves: skeletons aside, the least time going for knighthood takes."""
+    m = st.map
+    left = {c for c, n in enumerate(st.food) if n}
+    here, moves = st.pos, 0
+    while left:
+        # Walls stop both ways, so the distance from a food hex is the distance to it.
+        nearest = min(left, key=lambda c: (from_spot(m, c)[here], c))
+        moves += -(-from_spot(m, nearest)[here] // SNEAK)
+        left.remove(nearest)
+        here = nearest
+    return moves + -(-to_exit[here] // SNEAK)
 
 
 def watchers(st: RageState) -> int:
