@@ -87,6 +87,13 @@ class Game(ABC, Generic[S, C]):
     score_parts: ClassVar[dict[str, str]] = {}
     """Facts of `Result.facts` that split each seat's score by where it came from (a
     number a seat), with their headings: `simulate` reports the mean and share of each."""
+    tally_kinds: ClassVar[dict[str, str]] = {}
+    """The events a designer counts, each kind with its heading, e.g. {"card played":
+    "Cards played", "quest completed": "Quests completed"}. `Result.facts["tally"]` holds
+    one dict a seat, {kind: {name: count}}, names being the pack's (a card's, a quest's):
+    `simulate` reports per name how often it was used and the win rate of those who used
+    it. Counted during `apply` whether events are built or not (engine/tally.py), and only
+    what every seat saw happen."""
     report_grid: ClassVar[tuple[str, ...]] = ()
     """Options (one or two; "players" among them if it varies) a designer balances
     across: `simulate` run without fixing them plays every combination with the game's
@@ -189,6 +196,13 @@ class Game(ABC, Generic[S, C]):
             return ["bot:heuristic", "bot:random"] if self.heuristic_agent() else ["bot:random"]
         field = self.config_model.model_fields[option]
         return list(get_args(field.annotation))
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        """For each tally kind whose names come from the pack, every name it could count
+        with this pack's content (every quest a "quest completed" could name), so a
+        report can say which were never used: the dead card. Kinds left out list only
+        what was counted."""
+        return {}
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

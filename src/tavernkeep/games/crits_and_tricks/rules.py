@@ -19,6 +19,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.crits_and_tricks import tricks
 from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
 from tavernkeep.games.crits_and_tricks.content import (
@@ -83,6 +84,15 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         "loot_from_quests": "quests",
         "loot_from_barkeep": "the Barkeep's Challenge",
     }
+    # Quests kept are secret until scored, so only completions are counted; the quests a
+    # seat held are the seat fact "quests_held", told once the game is over.
+    tally_kinds: ClassVar[dict[str, str]] = {
+        "quest completed": "Quests completed",
+        "crit used": "Crits used",
+        "trick taken": "Tricks taken, by the die that took them",
+        "barkeep chosen": "Barkeep's Challenges chosen",
+        "barkeep won": "Barkeep's Challenges won",
+    }
 
     def load_pack(self, source: str | Path | None = None) -> Pack[CritsAndTricksPack]:
         return load(source)
@@ -94,6 +104,14 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
 
     def content(self, state: CritsAndTricksState) -> CritsAndTricksPack:
         return state.content
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        barkeeps = [b.name for b in content.barkeep]
+        return {
+            "quest completed": [q.name for q in content.quest],
+            "barkeep chosen": barkeeps,
+            "barkeep won": barkeeps,
+        }
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
@@ -163,6 +181,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             paladins=0,
             stack=[Decision(0, "round")],
             ending="",
+            tally=new_tally(),
         )
         advance(st, None)
         return st
@@ -229,6 +248,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             state.barkeep = chosen
             state.barkeep_used.append(chosen)
             challenge = state.content.barkeep[chosen]
+            state.tally[seat, "barkeep chosen", challenge.name] += 1
             say(
                 ev,
                 "barkeep",
@@ -414,6 +434,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
                     sorted({state.content.quest[q].name for q in h}) for h in state.held
                 ],
                 "suits": [SUITS[s] for s in state.suits],
+                "tally": tally_facts(state.tally, state.players, self.tally_kinds),
             },
         )
 
@@ -689,6 +710,7 @@ def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None
     mine.crits.append(suit)
     die = mine.die
     name = SUITS[suit]
+    st.tally[seat, "crit used", name] += 1
     if suit == BARBARIAN:
         delta = int(action.args[1])
         st.dice[seat][die] += delta
@@ -771,10 +793,13 @@ def take_trick(st: CritsAndTricksState, ev: Events) -> None:
     )
     st.tricks.append(record)
     st.tricks_played += 1
+    taker = next(c for c in st.table if c.seat == winner)
+    st.tally[winner, "trick taken", f"d{DICE[taker.die]}"] += 1
     cards = [c.card for c in st.table]
     st.won[winner].extend(cards)
     bards = sum(1 for c in cards if st.card_suit[c] == BARD)
-    say(ev, "trick", f"{player(winner)} takes trick {st.trick}", seat=winner, trick=st.trick)
+    say(ev, "trick", f"{player(winner)} takes trick {st.trick}", seat=winner, trick=st.trick,
+        die=DICE[taker.die])
     if bards:
         gain(st, winner, bards, 0)
         what = "a Bard" if bards == 1 else f"{bards} Bards"
@@ -818,6 +843,7 @@ def award(st: CritsAndTricksState, seat: int, q: int, ev: Events) -> None:
     quest = st.content.quest[q]
     gain(st, seat, quest.loot, 1)
     st.scored[seat].append(q)
+    st.tally[seat, "quest completed", quest.name] += 1
     if st.players == 2:
         st.held[seat].append(q)
     say(
@@ -839,6 +865,7 @@ def end_round(st: CritsAndTricksState, ev: Events) -> None:
             say(ev, "barkeep", f"{challenge.name}: a tie, so nobody is paid", scores=scores)
         else:
             gain(st, winner, challenge.loot, 2)
+            st.tally[winner, "barkeep won", challenge.name] += 1
             say(
                 ev,
                 "barkeep",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import Tally
 from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
 from tavernkeep.games.crits_and_tricks.content import CritsAndTricksPack
 from tavernkeep.games.crits_and_tricks.history import Trick
@@ -109,6 +110,8 @@ class CritsAndTricksState:
     stack: list[Decision]
     ending: str
     """'' while the game goes on."""
+    tally: Tally
+    """What each seat did in the open, by name: quests completed, crits, the Barkeep."""
 
     @property
     def players(self) -> int:
@@ -149,4 +152,5 @@ class CritsAndTricksState:
         twin.paladins = self.paladins
         twin.stack = self.stack[:]
         twin.ending = self.ending
+        twin.tally = self.tally.copy()
         return twin

@@ -21,6 +21,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.odds import meet_chance, meet_chance_with_rescue
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import Tally, new_tally, tally_facts
 from tavernkeep.games.hack_and_slash.config import HackAndSlashConfig
 from tavernkeep.games.hack_and_slash.content import (
     DIE_SIDES,
@@ -87,6 +88,7 @@ class HackAndSlashState:
     """Adventurers on the quest card being attempted (the rescuer included)."""
     dice: list[int]
     stack: list[Decision]
+    tally: Tally
 
     def clone(self) -> HackAndSlashState:
         twin = HackAndSlashState.__new__(HackAndSlashState)
@@ -109,6 +111,7 @@ class HackAndSlashState:
         twin.on_card = self.on_card
         twin.dice = self.dice[:]
         twin.stack = self.stack[:]
+        twin.tally = self.tally.copy()
         return twin
 
     @property
@@ -142,10 +145,20 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "push-your-luck quest dice"
     players_note = "2 with the two_player variant"
+    tally_kinds: ClassVar[dict[str, str]] = {
+        "quest attempted": "Quests attempted",
+        "quest completed": "Quests completed",
+        "rescue sent": "Rescues sent",
+        "rescue succeeded": "Rescues that saved the quest",
+    }
 
     _cards_of: tuple[HackAndSlashPack, tuple[QuestCard, ...]] | None = None
     """The last pack set up and its cards: simulations set up thousands of games on one
     pack, and building the Brag's QuestCard validates a pydantic model each time."""
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        quests = [content.brag.name, *(q.name for q in content.quest)]
+        return {kind: quests for kind in self.tally_kinds}
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
@@ -187,6 +200,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             on_card=0,
             dice=[],
             stack=[],
+            tally=new_tally(),
         )
         self._start_turn(state, None)
         return state
@@ -333,6 +347,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
                 "quests_completed": sum(map(len, state.score_piles)),
                 "adventurers": list(state.parties),
                 "stand_ins": state.stand_ins,
+                "tally": tally_facts(state.tally, len(state.parties), self.tally_kinds),
             },
         )
 
@@ -425,6 +440,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         state.dice = dice = state.rng.dice(sent, DIE_SIDES)
         total = sum(dice)
         success = total == card.goal if card.exact else total >= card.goal  # meets(), inline
+        state.tally[seat, "quest attempted", card.name] += 1
         if ev is not None:
             ev.append(
                 Event(
@@ -456,6 +472,9 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         dice[index] = state.rng.die(DIE_SIDES)
         total = sum(dice)
         success = total == card.goal if card.exact else total >= card.goal  # meets(), inline
+        state.tally[seat, "rescue sent", card.name] += 1
+        if success:
+            state.tally[seat, "rescue succeeded", card.name] += 1
         if ev is not None:
             ev.append(
                 Event(
@@ -479,6 +498,8 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         card = state.cards[card_index]
         state.parties[seat] += state.on_card
         state.on_card = 0
+        # The Brag counts too, though never scored: how often it pays is worth seeing.
+        state.tally[seat, "quest completed", card.name] += 1
         if card.adventurer:
             self._gain_adventurer(state, seat, ev)
         if slot != BRAG_SLOT:

@@ -247,6 +247,8 @@ def do_named(
         item = st.equipped.get(source, NONE)
         if item != NONE and owner_of(st, source) != NONE:
             if st.config.curse_discards == "hero":
+                owner = owner_of(st, source)
+                st.tally[owner, "hero lost", name(st, source)] += 1
                 remove_hero(st, source)
                 st.discard.append(source)
                 st.discard.append(item)
@@ -254,6 +256,7 @@ def do_named(
                     ev,
                     "curse",
                     f"{name(st, source)} and {name(st, item)} are discarded",
+                    seat=owner,
                     card=source,
                 )
             else:
@@ -291,6 +294,7 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
         if what == HERO:
             item = st.equipped.get(card, NONE)
             victim = owner_of(st, card)
+            st.tally[victim, "hero lost", name(st, card)] += 1
             remove_hero(st, card)
             st.parties[seat].append(card)
             if item != NONE:
@@ -301,6 +305,7 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
                 f"{player(seat)} STEALS {name(st, card)} from {player(victim)}",
                 seat=seat,
                 card=card,
+                victim=victim,
             )
         else:
             unequip(st, card)

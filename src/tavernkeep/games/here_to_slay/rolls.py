@@ -133,6 +133,7 @@ def modify(st: HereToSlayState, seat: int, action: Action, ev: Events) -> None:
     extra = int(action.args[3]) if len(action.args) > 3 else 0
     st.hands[seat].remove(card)
     st.discard.append(card)
+    st.tally[seat, "card played", name(st, card)] += 1
     modified = st.rolls[len(st.rolls) - rolls + target]
     modified[4] += amount + extra
     roller = modified[0]
@@ -164,6 +165,7 @@ NO_AIM = -2
 def begin_hero_roll(st: HereToSlayState, seat: int, hero: int, ev: Events) -> None:
     """Choose the effect's player first, so others may wait for the target (RULES 16)."""
     st.rolled.append(hero)
+    st.tally[seat, "hero rolled", name(st, hero)] += 1
     say(ev, "hero-roll", f"{player(seat)} rolls for {name(st, hero)}", seat=seat, hero=hero)
     st.stack.append(Decision(seat, "hero_roll", (hero, NONE, NONE)))
     scope = st.catalog.targets[card_of(st, hero).effect]
@@ -204,6 +206,7 @@ def hero_result(st: HereToSlayState, ev: Events) -> None:
     item = st.equipped.get(hero, NONE)
     success = total >= c.roll
     if success:
+        st.tally[seat, "hero ability used", c.name] += 1
         say(ev, "success", f"{c.name}: {total} meets {c.roll}+", seat=seat, hero=hero, total=total)
     else:
         say(ev, "failure", f"{c.name}: {total} misses {c.roll}+", seat=seat, hero=hero, total=total)
@@ -220,6 +223,7 @@ def hero_result(st: HereToSlayState, ev: Events) -> None:
 
 def begin_attack(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:
     m = st.catalog.monsters[monster]
+    st.tally[seat, "monster attacked", m.name] += 1
     say(ev, "attack", f"{player(seat)} ATTACKS {m.name}", seat=seat, monster=monster)
     st.stack.append(Decision(seat, "attack_result", (monster,)))
     roll(st, seat, ATTACK_ROLL, NONE, f"against {m.name} ({m.slay_text} slays)", ev)
@@ -248,6 +252,7 @@ def slay(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:
     index = st.row.index(monster)
     st.row.pop(index)
     st.slain[seat].append(monster)
+    st.tally[seat, "monster slain", m.name] += 1
     say(ev, "slay", f"{player(seat)} SLAYS {m.name}", seat=seat, monster=monster)
     if len(st.slain[seat]) >= THREE_MONSTERS:
         game_over(st, seat, "three-monsters", ev)

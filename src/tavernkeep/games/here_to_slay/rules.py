@@ -19,6 +19,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.here_to_slay import effects, rolls, table, turn
 from tavernkeep.games.here_to_slay.cards import Catalog, build
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
@@ -83,6 +84,15 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "heroes, items, magic and monsters: slay three or gather six classes"
     seat_facts: ClassVar[dict[str, str]] = {"leader": "Party Leader"}
+    tally_kinds: ClassVar[dict[str, str]] = {
+        "card played": "Cards played",
+        "card challenged": "Cards challenged (by their player)",
+        "hero rolled": "Heroes rolled for",
+        "hero ability used": "Hero effects used (roll met)",
+        "monster attacked": "Monsters attacked",
+        "monster slain": "Monsters slain",
+        "hero lost": "Heroes lost (destroyed, sacrificed, stolen)",
+    }
 
     _catalog_of: tuple[HereToSlayPack, Catalog] | None = None
     """The last pack set up and its catalog: a batch sets up thousands of games on one."""
@@ -115,6 +125,21 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
     def content(self, state: HereToSlayState) -> Catalog:
         return state.catalog
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        heroes = [h.name for h in content.hero]
+        challengeable = heroes + [c.name for c in (*content.item, *content.magic)]
+        played = challengeable + [c.name for c in (*content.modifier, *content.challenge)]
+        monsters = [m.name for m in content.monster]
+        return {
+            "card played": played,
+            "card challenged": challengeable,
+            "hero rolled": heroes,
+            "hero ability used": heroes,
+            "monster attacked": monsters,
+            "monster slain": monsters,
+            "hero lost": heroes,
+        }
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
@@ -166,6 +191,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             known={},
             winner=NONE,
             ending="",
+            tally=new_tally(),
         )
         if config.leaders == "random":
             rng.shuffle(eligible)
@@ -485,6 +511,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             del hidden[len(hidden) - unknown :]
         twin.deck = hidden
         twin.rng = Rng(rng.next64())
+        # The Monster deck is face down: which Monster turns up next is hidden too.
+        rng.shuffle(twin.monster_deck)
         return twin
 
     def result(self, state: HereToSlayState) -> Result | None:
@@ -514,6 +542,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 ],
                 "monsters_slain": [len(s) for s in state.slain],
                 "heroes": [len(p) for p in state.parties],
+                "tally": tally_facts(state.tally, state.players, self.tally_kinds),
             },
         )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import Tally
 from tavernkeep.games.here_to_slay.cards import Catalog
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
 
@@ -70,6 +71,8 @@ class HereToSlayState:
     winner: int
     ending: str
     """'' while the game goes on."""
+    tally: Tally
+    """What each seat played, rolled for, attacked, slew and lost, by name."""
 
     def clone(self) -> HereToSlayState:
         twin = HereToSlayState.__new__(HereToSlayState)
@@ -99,6 +102,7 @@ class HereToSlayState:
         twin.known = self.known.copy()
         twin.winner = self.winner
         twin.ending = self.ending
+        twin.tally = self.tally.copy()
         return twin
 
     @property

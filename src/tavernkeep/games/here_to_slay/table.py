@@ -247,11 +247,13 @@ def lose_hero(st: HereToSlayState, hero: int, how: str, ev: Events) -> bool:
         st.discard.append(item)
         say(ev, "decoy", f"{name(st, item)} is discarded in place of {name(st, hero)}", card=item)
         return False
+    owner = owner_of(st, hero)
+    st.tally[owner, "hero lost", name(st, hero)] += 1
     remove_hero(st, hero)
     st.discard.append(hero)
     if item is not None:
         st.discard.append(item)
-    say(ev, how, f"{name(st, hero)} is {PAST[how]}", card=hero)
+    say(ev, how, f"{name(st, hero)} is {PAST[how]}", seat=owner, card=hero)
     return True
 
 

@@ -252,6 +252,7 @@ def begin_play(st: HereToSlayState, seat: int, card: int, hero: int, ev: Events)
     st.playing.append(card)
     st.stack.append(Decision(seat, "play", (card, hero)))
     c = card_of(st, card)
+    st.tally[seat, "card played", c.name] += 1
     onto = f" onto {name(st, hero)}" if hero != NONE else ""
     say(ev, "play", f"{player(seat)} plays {c.name}{onto}", seat=seat, card=card, hero=hero)
     if c.kind in (ITEM, CURSED) and has_named(st, seat, "items_cannot_be_challenged"):
@@ -266,12 +267,15 @@ def challenge(st: HereToSlayState, seat: int, ev: Events) -> None:
     used = next(c for c in st.hands[seat] if cards[c].kind == CHALLENGE)
     st.hands[seat].remove(used)
     st.discard.append(used)
+    st.tally[seat, "card played", cards[used].name] += 1
+    st.tally[player_seat, "card challenged", cards[card].name] += 1
     say(
         ev,
         "challenge",
         f"{player(seat)} CHALLENGES {player(player_seat)}'s {name(st, card)}",
         seat=seat,
         card=card,
+        used=used,
     )
     st.stack.append(Decision(player_seat, "challenged", (card, seat)))
     roll(st, seat, CHALLENGE_ROLL, NONE, "to challenge", ev)

@@ -16,6 +16,7 @@ from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.content import RageMap, load
 from tavernkeep.games.rage.heuristic import PlannerBot
@@ -64,6 +65,43 @@ DISENGAGE = Action("disengage")
 
 MODES = {PATROLLING: "patrolling", RETURNING: "returning", HOLDING: "holding"}
 
+_MAP_VIEWS: dict[int, tuple[Village, dict[str, Any]]] = {}
+"""Per village (kept alive so its id is not reused), the map as a view shows it."""
+
+
+def map_view(m: Village, visited: list[bool]) -> dict[str, Any]:
+    """The map's part of a view. Walls, rubble and houses never move, and building them
+    anew cost more than the rest of the view (an RL step reads a view every action), so
+    they are built once a village; each view gets its own outer lists (the coordinate
+    pairs inside are shared, read-only)."""
+    cached = _MAP_VIEWS.get(id(m))
+    if cached is None or cached[0] is not m:
+        static: dict[str, Any] = {
+            "name": m.name,
+            "radius": m.radius,
+            "cells": [list(h) for h in m.cells],
+            "rubble": [list(h) for h in sorted(m.rubble)],
+            "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
+            "houses": [
+                (house.name, [c for c, h in enumerate(m.house_of) if h == i])
+                for i, house in enumerate(m.house)
+            ],
+            "start": m.start_cell,
+            "gate": m.gate_cell,
+        }
+        cached = _MAP_VIEWS[id(m)] = (m, static)
+    static = cached[1]
+    return {
+        **static,
+        "cells": list(static["cells"]),
+        "rubble": list(static["rubble"]),
+        "walls": list(static["walls"]),
+        "houses": [
+            {"name": name, "cells": list(cells), "visited": visited[i]}
+            for i, (name, cells) in enumerate(static["houses"])
+        ],
+    }
+
 # One round of combat: the player's higher of two d6 (or a d10) against a d6, ties to
 # the skeleton. Exact: sum over the skeleton's die of the chance to beat it.
 ROUND_WIN = sum(1 - (s / 6) ** 2 for s in range(1, 7)) / 6
@@ -80,6 +118,27 @@ class Rage(Game[RageState, RageConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "solo hex stealth in the fallen village"
     report_grid = ("bot",)
+    tally_kinds: ClassVar[dict[str, str]] = {
+        "house entered": "Houses entered",
+        "spotted by": "Spotted by",
+        "rage check lost": "Rage checks lost (rushed)",
+        "skeleton backstabbed": "Skeletons backstabbed",
+        "skeleton destroyed in combat": "Skeletons destroyed in combat",
+        "wounded by": "Wounded by",
+        "escaped through": "Escaped through",
+    }
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        skeletons = [s.name for s in content.skeleton]
+        return {
+            "house entered": [h.name for h in content.house],
+            "spotted by": skeletons,
+            "rage check lost": skeletons,
+            "skeleton backstabbed": skeletons,
+            "skeleton destroyed in combat": skeletons,
+            "wounded by": skeletons,
+            "escaped through": ["front gate", "gap in the walls"],
+        }
 
     def heuristic_agent(self) -> PlannerBot:
         return PlannerBot()
@@ -128,6 +187,7 @@ class Rage(Game[RageState, RageConfig]):
             retreats=0,
             floor=0,
             stack=[],
+            tally=new_tally(),
         )
         start_turn(state, None)
         return state
@@ -262,23 +322,7 @@ class Rage(Game[RageState, RageConfig]):
             "turn": state.turn,
             "turn_limit": dawn(state),
             "decision": top.to_json() if top else None,
-            "map": {
-                "name": m.name,
-                "radius": m.radius,
-                "cells": [list(h) for h in m.cells],
-                "rubble": [list(h) for h in sorted(m.rubble)],
-                "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
-                "houses": [
-                    {
-                        "name": house.name,
-                        "cells": [c for c, h in enumerate(m.house_of) if h == i],
-                        "visited": state.visited[i],
-                    }
-                    for i, house in enumerate(m.house)
-                ],
-                "start": m.start_cell,
-                "gate": m.gate_cell,
-            },
+            "map": map_view(m, state.visited),
             "player": {
                 "cell": pos,
                 "hex": list(me),
@@ -333,6 +377,7 @@ class Rage(Game[RageState, RageConfig]):
                 "wounds": state.wounds,
                 "retreats": state.retreats,
                 "raging": state.raging,
+                "tally": tally_facts(state.tally, 1, self.tally_kinds),
             },
         )
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import Tally
 from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.village import Village
 
@@ -72,6 +73,9 @@ class RageState:
     floor: int
     """Rage the floor at 0 swallowed (a cube of food with no rage left to calm)."""
     stack: list[Decision]
+    tally: Tally
+    """What the player met, by name: houses entered, skeletons that spotted, wounded or
+    fell to them, rage checks lost, the way out."""
 
     def clone(self) -> RageState:
         twin = RageState.__new__(RageState)
@@ -106,4 +110,5 @@ class RageState:
         twin.retreats = self.retreats
         twin.floor = self.floor
         twin.stack = self.stack[:]
+        twin.tally = self.tally.copy()
         return twin

@@ -159,6 +159,7 @@ def enter(st: RageState, cell: int, ev: Events) -> None:
     if house != NONE and not st.visited[house]:
         st.visited[house] = True
         st.houses += 1
+        st.tally[0, "house entered", st.map.house[house].name] += 1
         say(ev, "house", f"You enter {st.map.house[house].name}", house=house)
         add_rage(st, HOUSE_RAGE, "a house of your village, burnt", ev)
 
@@ -219,6 +220,7 @@ def end_move(st: RageState, ev: Events) -> None:
 def escape(st: RageState, ev: Events) -> None:
     st.stack.pop()
     gate = "the front gate" if st.pos == st.map.gate_cell else "the gap in the walls"
+    st.tally[0, "escaped through", gate.removeprefix("the ")] += 1
     say(ev, "escape", f"You slip out through {gate} with {st.bag} food", food=st.bag)
     judge(st, ev)
 
@@ -312,6 +314,7 @@ def rage_check(st: RageState, ev: Events) -> None:
         )
         if not lost:
             continue
+        st.tally[0, "rage check lost", skeleton_name(m, k)] += 1
         path = path_to_beside(st, st.pos, st.sk_cell[k], NONE)
         if path is None:
             say(ev, "rush", f"Walls keep you from {skeleton_name(m, k)}", skeleton=k)
@@ -388,6 +391,7 @@ def patrol(st: RageState, ev: Events) -> None:
         st.sk_facing[k] = facing_to(m, cells[k], pos)
         if st.sk_mode[k] == PATROLLING:
             st.sk_mode[k] = RETURNING
+        st.tally[0, "spotted by", skeleton_name(m, k)] += 1
         say(ev, "spotted", f"{skeleton_name(m, k)} spots you and rushes in", skeleton=k)
         rushed.append(k)
     st.pending = rushed
@@ -399,6 +403,7 @@ def patrol(st: RageState, ev: Events) -> None:
 def backstab(st: RageState, ev: Events) -> None:
     st.stack.pop()
     k = st.pending.pop(0)
+    st.tally[0, "skeleton backstabbed", skeleton_name(st.map, k)] += 1
     say(ev, "backstab", f"You destroy {skeleton_name(st.map, k)} from behind", skeleton=k)
     destroy(st, k, ev)
     advance(st, ev)
@@ -451,11 +456,13 @@ def fight(st: RageState, k: int, ev: Events) -> bool:
             )
             if st.sk_hp[k] == 0:
                 st.foe = NONE
+                st.tally[0, "skeleton destroyed in combat", skeleton_name(m, k)] += 1
                 destroy(st, k, ev)
                 return bool(st.ending)
             continue
         st.hp -= 1
         st.wounds += 1
+        st.tally[0, "wounded by", skeleton_name(m, k)] += 1
         say(
             ev,
             "combat",

@@ -14,7 +14,10 @@ from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.side_quest.cards import ability, card_name, health_of
 from tavernkeep.games.side_quest.dungeon import Events, say, seat_order
 from tavernkeep.games.side_quest.monsters import active_monster_at, wound
-from tavernkeep.games.side_quest.state import SideQuestState
+from tavernkeep.games.side_quest.state import NONE, SideQuestState
+
+DUNGEON_CARDS = {"rune": "Dark Rune", "portal": "Dark Portal", "heart": "Dungeon Heart"}
+"""The special cards a hero may destroy, by the names a designer calls them."""
 
 
 def hit_targets(st: SideQuestState, loc: int, seat: int) -> list[int]:
@@ -73,13 +76,14 @@ def allocate_hits(
                 st.stunned.discard(target)
                 say(ev, "wake", f"{card_name(st, target)} is woken", card=target)
         elif damage >= health_of(st, target):
-            slay(st, target, loc, ev)
+            slay(st, target, loc, seat, ev)
         elif target in st.stunned:
             st.stunned.discard(target)
             say(ev, "wake", f"{card_name(st, target)} is woken", card=target)
 
 
-def slay(st: SideQuestState, card: int, loc: int, ev: Events) -> None:
+def slay(st: SideQuestState, card: int, loc: int, by: int, ev: Events) -> None:
+    """`by`: the seat whose attack or card slew it; NONE for a Location's trap."""
     st.here[loc].remove(card)
     st.stunned.discard(card)
     if card in st.queue:
@@ -88,8 +92,16 @@ def slay(st: SideQuestState, card: int, loc: int, ev: Events) -> None:
         st.monster_discard.append(card)
     else:
         st.removed.append(card)
-    say(ev, "slay", f"{card_name(st, card)} is destroyed", card=card)
-    if st.card_kind[card] == "boss":
+    kind = st.card_kind[card]
+    if by == NONE:
+        say(ev, "slay", f"{card_name(st, card)} is destroyed", card=card)
+    else:
+        if kind == "monster" or kind == "boss":
+            st.tally[by, f"{kind} slain", card_name(st, card)] += 1
+        else:
+            st.tally[by, "dungeon card destroyed", DUNGEON_CARDS[kind]] += 1
+        say(ev, "slay", f"{card_name(st, card)} is destroyed", seat=by, card=card)
+    if kind == "boss":
         st.ending = "boss-slain"
     elif ability(st, card) == "explodes":
         for seat in seat_order(st):

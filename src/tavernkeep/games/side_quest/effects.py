@@ -166,17 +166,20 @@ def use_card(st: SideQuestState, seat: int, action: Action, ev: Events) -> None:
     if action.kind == "cast":
         st.actions -= 1
         spell = st.content.spell[st.card_ref[source]]
+        st.tally[seat, "spell cast", spell.name] += 1
         roll = st.rng.die(6)
         say(ev, "cast", f"{who(st, seat)} casts {spell.name}: {roll}", seat=seat, roll=roll)
         plus = bonus(st, seat, "boost", "spell")
         after_roll(st, seat, "spell", source, ((roll + plus, spell.roll, 0, plus),), ev)
         return
     if source == ABILITY:
-        use = st.content.hero[st.hero[seat]].use
-        name = st.content.hero[st.hero[seat]].name + "'s ability"
+        hero = st.content.hero[st.hero[seat]]
+        use, name = hero.use, hero.name + "'s ability"
+        st.tally[seat, "ability used", hero.name] += 1
     else:
         item = st.content.item[st.card_ref[source]]
-        use, name = item.use, card_name(st, source)
+        use, name = item.use, item.name
+        st.tally[seat, "item used", item.name] += 1
         if item.consumed:
             st.items[seat].remove(source)
             st.removed.append(source)
@@ -232,7 +235,7 @@ def apply_effect(st: SideQuestState, seat: int, effect: Effect, target: int, ev:
             if loc != pos and ability(st, c) == "shielded":
                 continue
             if amount >= st.content.monster[st.card_ref[c]].health:
-                slay(st, c, loc, ev)
+                slay(st, c, loc, seat, ev)
             elif c in st.stunned:
                 st.stunned.discard(c)
                 say(ev, "wake", f"{card_name(st, c)} is woken", card=c)

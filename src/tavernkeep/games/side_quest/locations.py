@@ -76,7 +76,7 @@ def location_effects(
             say(ev, "trap", f"{location.name}: {amount} damage to every Monster here")
             for c in monsters:
                 if amount >= health_of(st, c):
-                    slay(st, c, loc, ev)
+                    slay(st, c, loc, NONE, ev)
                 elif c in st.stunned:
                     st.stunned.discard(c)
         elif name == "stun":
@@ -96,6 +96,7 @@ def location_effects(
                 roll = st.rng.die(6) + bonus(st, s, "boost", "loot")
                 if roll >= LOOT_ROLL and st.loot_deck:
                     card = st.loot_deck.pop()
+                    st.tally[s, "loot found", card_name(st, card)] += 1
                     say(
                         ev,
                         "loot",

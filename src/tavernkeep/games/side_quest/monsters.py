@@ -176,6 +176,7 @@ def wound(
     if damage == 0:
         return absorbed
     st.health[seat] = max(0, st.health[seat] - damage)
+    st.tally[seat, "damage taken", card_name(st, monster)] += damage
     if ability(st, monster) == "stun_on_hit" and st.hero_stun[seat] == NONE:
         # RULES 24: through the hero's next turn, restored in the End phase after it.
         st.hero_stun[seat] = st.turns + 1
@@ -186,7 +187,9 @@ def wound(
         f"{card_name(st, monster)} ({st.health[seat]} health left)",
         seat=seat,
         damage=damage,
+        card=monster,
     )
     if st.health[seat] == 0:
         st.ending = "hero-fell"
+        st.tally[seat, "hero fallen", st.content.hero[st.hero[seat]].name] += 1
     return absorbed

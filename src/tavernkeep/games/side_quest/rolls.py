@@ -74,6 +74,7 @@ def resolve_roll(
     elif what == "loot":
         if success and st.loot_deck:
             card = st.loot_deck.pop()
+            st.tally[seat, "loot found", card_name(st, card)] += 1
             say(
                 ev,
                 "loot",

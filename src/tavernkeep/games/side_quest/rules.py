@@ -25,6 +25,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.match import Agent
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import tally_facts
 from tavernkeep.games.side_quest.cards import (
     LOOT_KINDS,
     card_name,
@@ -74,11 +75,34 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "co-operative dungeon crawl: heroes against monsters"
     report_grid = ("scenario", "players")
+    tally_kinds: ClassVar[dict[str, str]] = {
+        "hero played": "Heroes played",
+        "ability used": "Hero abilities used",
+        "item used": "Items used",
+        "spell cast": "Spells cast",
+        "loot found": "Loot found",
+        "monster slain": "Monsters slain",
+        "dungeon card destroyed": "Runes, Portals and Hearts destroyed",
+        "boss slain": "Bosses slain",
+        "damage taken": "Damage taken, by what dealt it",
+        "hero fallen": "Heroes fallen",
+    }
 
     def grid_values(self, option: str, content: Any) -> list[Any]:
         if option == "scenario":
             return [s.name for s in content.scenario]
         return super().grid_values(option, content)
+
+    def tally_names(self, content: Any) -> dict[str, list[str]]:
+        heroes = [h.name for h in content.hero]
+        return {
+            "hero played": heroes,
+            "hero fallen": heroes,
+            "spell cast": [s.name for s in content.spell],
+            "item used": [i.name for i in content.item],
+            "monster slain": [m.name for m in content.monster],
+            "boss slain": [b.name for b in content.boss],
+        }
 
     def heuristic_agent(self) -> Agent:
         return TeamBot()
@@ -192,6 +216,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             rng.shuffle(weapons)
             for seat in range(n):
                 st.hero[seat] = heroes[seat]
+                st.tally[seat, "hero played", content.hero[heroes[seat]].name] += 1
                 take_weapon(st, seat, weapons[seat])
         # The roll-off for the Leader (RULES 4), then entering in seat order from there.
         st.leader = rng.below(n)
@@ -262,6 +287,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         seat, kind = top.seat, top.kind
         if kind == "hero":
             state.hero[seat] = int(action.args[0])
+            state.tally[seat, "hero played", state.content.hero[state.hero[seat]].name] += 1
             say(ev, "hero", f"{who(state, seat)} joins the party", seat=seat)
         elif kind == "weapon":
             card = int(action.args[0])
@@ -286,6 +312,13 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             elif action.kind == "reroll":
                 source = int(action.args[0])
                 state.used.append(source)
+                if source == ABILITY:
+                    used = state.content.hero[state.hero[seat]].name
+                    state.tally[seat, "ability used", used] += 1
+                    using = f"{used}'s ability"
+                else:
+                    using = used = state.content.item[state.card_ref[source]].name
+                    state.tally[seat, "item used", used] += 1
                 if source != ABILITY and state.content.item[state.card_ref[source]].consumed:
                     state.items[seat].remove(source)
                     state.removed.append(source)
@@ -297,9 +330,10 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                 say(
                     ev,
                     "reroll",
-                    f"{who(state, seat)} re-rolls: {'+'.join(map(str, rolled))}",
+                    f"{who(state, seat)} re-rolls with {using}: {'+'.join(map(str, rolled))}",
                     seat=seat,
                     dice=rolled,
+                    using=used,
                 )
                 after_roll(state, seat, what, target, dice, ev)
             else:
@@ -490,7 +524,11 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             reason=f"The heroes {'win' if won else 'lose'}: {ENDINGS[state.ending]}",
             won=won,
             turns=state.turns,
-            facts={"level": state.level, "health": state.health[:]},
+            facts={
+                "level": state.level,
+                "health": state.health[:],
+                "tally": tally_facts(state.tally, n, self.tally_kinds),
+            },
         )
 
     def clone(self, state: SideQuestState) -> SideQuestState:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import Tally, new_tally
 from tavernkeep.games.side_quest.config import SideQuestConfig
 from tavernkeep.games.side_quest.content import SideQuestPack
 
@@ -79,6 +80,8 @@ class SideQuestState:
     """Monsters still to activate this Monster phase, in order."""
     stack: list[Decision]
     ending: str = ""
+    tally: Tally = field(default_factory=new_tally)
+    """What each hero did, by name: heroes played, Monsters slain, cards used, wounds."""
 
     def clone(self) -> SideQuestState:
         twin = SideQuestState.__new__(SideQuestState)
@@ -122,6 +125,7 @@ class SideQuestState:
         twin.queue = self.queue[:]
         twin.stack = self.stack[:]
         twin.ending = self.ending
+        twin.tally = self.tally.copy()
         return twin
 
     def zones(self) -> list[list[int]]:
