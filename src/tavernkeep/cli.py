@@ -54,6 +54,21 @@ OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="A game option as key=value, e.g. round_limit=50."),
 ]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", help="Also write every game as a row of this Parquet file (results.parquet)."
+    ),
+]
+RayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Play the games as Ray tasks: on the cluster at ADDRESS, or on a Ray started "
+        "here when no address follows (needs pip install 'tavernkeep\\[ray]').",
+    ),
+]
 VariantOpt = Annotated[
     list[str] | None,
     typer.Option("--variant", help="Turn on a variant flag, e.g. two_player."),
@@ -173,23 +188,103 @@ def simulate(
     option: OptionOpt = None,
     variant: VariantOpt = None,
     json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    out: OutOpt = None,
+    ray: RayOpt = None,
 ) -> None:
     """Play many bot games in parallel and report win rates with 95% intervals.
 
     A game that names options to balance across (Side Quest: scenario and heroes) is
-    played in every combination the command leaves open, and reported as one table."""
+    played in every combination the command leaves open, and reported as one table.
+    With --out every game is also written as a row of a Parquet file (see `report`)."""
     from tavernkeep.games import get_game
     from tavernkeep.lab.grid import open_axes, run_grid
     from tavernkeep.lab.simulate import run_simulation
 
     options = parse_options(option, variant)
     chosen = get_game(game)
+    if out is not None:
+        from tavernkeep.lab.results import check_destination
+
+        check_destination(out)
     axes = open_axes(chosen, options, bool(seat))
     if axes:
-        run_grid(chosen, axes, seat, games_, workers, seed, options, pack, json_)
+        run_grid(chosen, axes, seat, games_, workers, seed, options, pack, json_, out, ray)
         return
     seats = seat or ["bot:heuristic", "bot:random", "bot:random"]
-    run_simulation(game, seats, games_, workers, seed, options, pack, json_)
+    run_simulation(game, seats, games_, workers, seed, options, pack, json_, out, ray)
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(help="A results file from simulate or sweep --out.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="The HTML file to write (default: beside the results)."),
+    ] = None,
+    tolerance: Annotated[
+        float,
+        typer.Option(
+            help="Win-rate points (0.02 = 2 points) a seat, bot or card may be off its "
+            "fair share before it is flagged.",
+            min=0.0,
+            max=1.0,
+        ),
+    ] = 0.02,
+) -> None:
+    """Write an HTML balance report (plots, intervals, flags, tallies) from a results file."""
+    from tavernkeep.lab.report import write_report
+
+    target = out or results.with_suffix(".html")
+    write_report(results, target, tolerance)
+    typer.echo(f"report written to {target}")
+
+
+@app.command()
+def sweep(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    set_: Annotated[
+        str,
+        typer.Option(
+            "--set",
+            help="What to vary and its values: a number in the pack, e.g. "
+            '"quest[Dragon\'s Lair].reward=2,4,6" or brag.goal=3,4,5, or a game option, '
+            "e.g. round_limit=10,20 or players=3,4,5.",
+        ),
+    ],
+    seat: SeatOpt = None,
+    games_: Annotated[
+        int, typer.Option("--games", "-n", help="How many games for each value.", min=1)
+    ] = 1000,
+    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    seed: SeedOpt = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    out: OutOpt = None,
+    ray: RayOpt = None,
+) -> None:
+    """Play the same games with each value of one content number or option, and show how
+    balance moves: win rates with 95% intervals, game length and endings for each value."""
+    from tavernkeep.lab.sweep import run_sweep
+
+    if out is not None:
+        from tavernkeep.lab.results import check_destination
+
+        check_destination(out)
+    run_sweep(
+        game,
+        set_,
+        seat,
+        games_,
+        workers,
+        seed,
+        parse_options(option, variant),
+        pack,
+        json_,
+        out,
+        ray,
+    )
 
 
 @app.command()
@@ -233,10 +328,26 @@ def serve(
     uvicorn.run(web, host=host, port=port, ws_max_size=65536, log_level="info")
 
 
+def ray_address(args: list[str]) -> list[str]:
+    """`--ray` may stand alone (a Ray started here) or take an address; click options
+    cannot take an optional value, so a bare `--ray` is spelled out as `--ray=local`.
+    What follows is an address only if it looks like one (host:port, ray://..., auto),
+    so `simulate --ray hack-and-slash` still names the game."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--ray":
+            following = args[i + 1] if i + 1 < len(args) else ""
+            if not (":" in following or following in ("auto", "local")):
+                out.append("--ray=local")
+                continue
+        out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every user error into one line and exit 2."""
     command = typer.main.get_command(app)
-    args = sys.argv[1:] if argv is None else argv
+    args = ray_address(sys.argv[1:] if argv is None else argv)
     try:
         command.main(args=args, prog_name="tavernkeep", standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError:

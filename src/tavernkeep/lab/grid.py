@@ -16,11 +16,13 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
-from tavernkeep.lab.simulate import Batch, simulate_many, summarize
+from tavernkeep.lab.rows import CELL, column_name
+from tavernkeep.lab.simulate import Batch, results_file, simulate_many, summarize
 
 GRID_BOT = "bot:heuristic"
 
@@ -48,6 +50,8 @@ def run_grid(
     options: dict[str, Any],
     pack: str | None,
     as_json: bool,
+    out: Path | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -58,7 +62,7 @@ def run_grid(
     grid_seed = random_seed() if seed is None else seed
     err = Console(stderr=True)
     started = time.perf_counter()
-    out: list[dict[str, Any]] = []
+    reported: list[dict[str, Any]] = []
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -81,14 +85,18 @@ def run_grid(
                     dict(options, **cell_options),
                     pack,
                     cell_seed(grid_seed, cell),
+                    columns={column_name(CELL, axis): value for axis, value in cell.items()},
                 )
             )
-        tallies = simulate_many(batches, games, workers, lambda k: progress.advance(task, k))
+        with results_file(out, batches, games, grid=axes) as rows:
+            tallies = simulate_many(
+                batches, games, workers, lambda k: progress.advance(task, k), rows, ray
+            )
     for cell, batch, tally in zip(cells, batches, tallies, strict=True):
         report = summarize(batch, tally, workers, 0.0)
         # The team's record in a co-operative or solo game; else the first seat's.
         first = report["team"] or report["seats"][0]
-        out.append(
+        reported.append(
             {
                 "cell": cell,
                 "seed": batch.seed,
@@ -106,10 +114,12 @@ def run_grid(
         "seed": grid_seed,
         "pack": pack or "standard",
         "options": options,
-        "cells": out,
+        "cells": reported,
         "workers": workers,
         "elapsed_seconds": round(time.perf_counter() - started, 3),
     }
+    if out is not None:
+        grid["out"] = str(out)
     if as_json:
         print(json.dumps(grid))
     else:

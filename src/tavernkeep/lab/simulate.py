@@ -9,6 +9,7 @@ same whatever the number of workers or the order in which their blocks finish.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -18,14 +19,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavernkeep.agents import make_bot
+from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.match import Match
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.stats import wilson_interval
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from tavernkeep.lab.results import RowWriter
 
 BLOCKS_PER_WORKER = 16
 """Blocks per worker: enough to balance load and move the progress bar, few enough that
@@ -52,6 +59,8 @@ class Tally:
     """Totals over every seat of each of the game's `score_parts`."""
     won: int = 0
     """Games the result calls won: for a co-operative or solo game, the team's victories."""
+    rows: pa.Table | None = None
+    """One block's games as rows, when asked for; never merged (they go to a file)."""
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -80,17 +89,38 @@ class Batch:
     options: dict[str, Any]
     pack: str | None
     seed: int
+    loaded: Pack[Any] | None = None
+    """A pack already loaded (a sweep's edited cards), used instead of loading `pack`."""
+    columns: dict[str, Any] = field(default_factory=dict)
+    """Values written as extra columns of every row (a grid cell's options, a sweep's
+    value)."""
+
+    def load_pack(self) -> Pack[Any]:
+        return self.loaded or get_game(self.game).load_pack(self.pack)
 
 
-def play_block(batch: Batch, start: int, stop: int) -> Tally:
-    """Play games start..stop-1 of a batch; runs in a worker process."""
+def play_block(batch: Batch, start: int, stop: int, rows: bool = False) -> Tally:
+    """Play games start..stop-1 of a batch; runs in a worker process. With `rows` the
+    tally also carries the games' rows (`Tally.rows`, an Arrow table)."""
     game = get_game(batch.game)
     options = dict(batch.options, players=len(batch.seats))
     config = game.make_config(options)
-    pack = game.load_pack(batch.pack)
+    pack = batch.load_pack()
     agents = [make_bot(spec, game) for spec in batch.seats]
     players = len(batch.seats)
     tally = Tally(players=players)
+    table = None
+    if rows:
+        from tavernkeep.lab.rows import Rows
+
+        table = Rows(
+            game,
+            pack=pack.name,
+            options=batch.options,
+            seats=batch.seats,
+            batch_seed=batch.seed,
+            extra=batch.columns,
+        )
     # The sums stay exact without a Fraction per game (a Fraction sum costs microseconds,
     # a tenth of a game): victories are counted by how many seats shared them and turned
     # into fractions once per block, and scores are added as integers while they are whole.
@@ -103,10 +133,11 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
     # Like `shared`: wins under a label, counted by how many seats shared them.
     labelled_shared: dict[tuple[str, str], list[int]] = {}
     for index in range(start, stop):
+        seed = derive_seed(batch.seed, index)
         match = Match(
             game,
             agents,
-            derive_seed(batch.seed, index),
+            seed,
             config,
             pack,
             batch.seats,
@@ -114,6 +145,8 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
             keep_record=False,
         )
         result = match.run()
+        if table is not None:
+            table.add(index, seed, result, match.actions)
         sharers = len(result.winners)
         for seat in result.winners:
             shared[seat][sharers] += 1
@@ -153,11 +186,9 @@ def play_block(batch: Batch, start: int, stop: int) -> Tally:
     tally.games = len(range(start, stop))
     tally.turns = turns
     tally.actions = actions
+    if table is not None:
+        tally.rows = table.table()
     return tally
-
-
-def _play_block_args(args: tuple[Batch, int, int]) -> Tally:
-    return play_block(*args)
 
 
 def blocks(games: int, workers: int) -> list[tuple[int, int]]:
@@ -166,53 +197,84 @@ def blocks(games: int, workers: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(edges) if b > a]
 
 
-def simulate(batch: Batch, games: int, workers: int = 1, on_progress: Any = None) -> Tally:
+def simulate(
+    batch: Batch,
+    games: int,
+    workers: int = 1,
+    on_progress: Any = None,
+    rows: RowWriter | None = None,
+    ray: str | None = None,
+) -> Tally:
     """Play `games` games of a batch on `workers` processes; returns the exact tally."""
-    return simulate_many([batch], games, workers, on_progress)[0]
+    return simulate_many([batch], games, workers, on_progress, rows, ray)[0]
+
+
+Job = tuple[int, Batch, int, int, bool]
+"""(job number, batch, first game, game after the last, whether to build rows)."""
+
+
+def play_job(job: Job) -> tuple[int, Tally]:
+    number, batch, start, stop, rows = job
+    return number, play_block(batch, start, stop, rows)
 
 
 def simulate_many(
-    batches: list[Batch], games: int, workers: int = 1, on_progress: Any = None
+    batches: list[Batch],
+    games: int,
+    workers: int = 1,
+    on_progress: Any = None,
+    rows: RowWriter | None = None,
+    ray: str | None = None,
 ) -> list[Tally]:
     """`games` games of each batch, every batch's blocks shared out over one pool of
-    `workers` processes (a grid of small batches keeps both cores busy to the end)."""
+    `workers` processes (a grid of small batches keeps both cores busy to the end), or
+    over a Ray cluster when `ray` names one ("local": a Ray started here). With `rows`,
+    every game's row goes to that writer, in batch and game order whatever the order
+    in which blocks finish."""
     # Validate everything in this process first, so a bad seat or pack is one clear
     # error here rather than a traceback from a worker.
     for batch in batches:
         game = get_game(batch.game)
         game.make_config(dict(batch.options, players=len(batch.seats)))
-        game.load_pack(batch.pack)
+        batch.load_pack()
         for spec in batch.seats:
             if spec == "human":
                 raise SeatError("simulate seats bots only: use bot:random or bot:heuristic")
             make_bot(spec, game)
 
     totals = [Tally(players=len(batch.seats)) for batch in batches]
-    jobs = [
-        (index, (batch, a, b))
-        for index, batch in enumerate(batches)
-        for a, b in blocks(games, workers)
-    ]
-    if workers == 1:
-        for index, job in jobs:
-            part = _play_block_args(job)
-            totals[index].merge(part)
-            if on_progress:
-                on_progress(part.games)
-        return totals
-    # Fork where there is one: workers start at once and inherit the loaded game.
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
-    with context.Pool(workers) as pool:
-        for index, part in pool.imap_unordered(_play_indexed_block, jobs):
-            totals[index].merge(part)
-            if on_progress:
-                on_progress(part.games)
+    owner: list[int] = []
+    jobs: list[Job] = []
+    # A Ray cluster has more cores than this machine: cut the work for two of them at
+    # least, so a test's local Ray and a cluster both get blocks to share.
+    cut = max(workers, 2) if ray is not None else workers
+    for index, batch in enumerate(batches):
+        for a, b in blocks(games, cut):
+            owner.append(index)
+            jobs.append((len(jobs), batch, a, b, rows is not None))
+
+    def take(number: int, part: Tally) -> None:
+        if rows is not None and part.rows is not None:
+            rows.add(number, part.rows)
+            part.rows = None
+        totals[owner[number]].merge(part)
+        if on_progress:
+            on_progress(part.games)
+
+    if ray is not None:
+        from tavernkeep.lab.cluster import run_on_ray
+
+        run_on_ray(jobs, ray, take)
+    elif workers == 1:
+        for job in jobs:
+            take(*play_job(job))
+    else:
+        # Fork where there is one: workers start at once and inherit the loaded game.
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
+        with context.Pool(workers) as pool:
+            for number, part in pool.imap_unordered(play_job, jobs):
+                take(number, part)
     return totals
-
-
-def _play_indexed_block(job: tuple[int, tuple[Batch, int, int]]) -> tuple[int, Tally]:
-    index, args = job
-    return index, play_block(*args)
 
 
 def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[str, Any]:
@@ -335,8 +397,11 @@ def run_simulation(
     options: dict[str, Any],
     pack: str | Path | None,
     as_json: bool,
+    out: Path | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
-    """The command: simulate with a progress bar, then print a table or JSON."""
+    """The command: simulate with a progress bar, then print a table or JSON; with `out`,
+    every game's row also goes to that Parquet file."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -359,13 +424,47 @@ def run_simulation(
         disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task(f"{game_name}: playing", total=games)
-        tally = simulate(batch, games, workers, lambda k: progress.advance(task, k))
+        with results_file(out, [batch], games) as rows:
+            tally = simulate(batch, games, workers, lambda k: progress.advance(task, k), rows, ray)
     report = summarize(batch, tally, workers, time.perf_counter() - started)
+    if out is not None:
+        report["out"] = str(out)
     if as_json:
         print(json.dumps(report))
     else:
         print_report(report)
     return report
+
+
+def results_file(
+    out: Path | None, batches: list[Batch], games: int, **about: Any
+) -> contextlib.AbstractContextManager[RowWriter | None]:
+    """The writer for `--out` (nothing without it), told what the run was."""
+    if out is None:
+        return contextlib.nullcontext()
+    from tavernkeep.lab.results import RowWriter
+
+    game = get_game(batches[0].game)
+    first = batches[0]
+    pack = first.loaded if first.loaded is not None else game.load_pack(first.pack)
+    meta = {
+        "game": game.name,
+        "title": game.title,
+        "kind": game.kind,
+        "games_per_batch": games,
+        "batches": [
+            {"seats": list(b.seats), "seed": b.seed, "options": b.options, **b.columns}
+            for b in batches
+        ],
+        "pack": batches[0].pack or "standard",
+        "seat_facts": game.seat_facts,
+        "score_parts": game.score_parts,
+        "tally_kinds": game.tally_kinds,
+        # Every name each kind could count, for the report's dead cards.
+        "tally_names": game.tally_names(pack.content),
+        **about,
+    }
+    return RowWriter(out, meta)
 
 
 def print_report(report: dict[str, Any]) -> None:

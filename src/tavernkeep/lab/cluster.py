@@ -1,0 +1,56 @@
+"""Running a simulation's blocks as Ray tasks.
+
+The blocks are the same as on local workers and each is played by the same function, so
+a seed gives the same tallies and rows on a cluster as on this machine. Ray is an
+optional extra (`pip install 'tavernkeep[ray]'`) and only this module imports it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tavernkeep.engine.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tavernkeep.lab.simulate import Job, Tally
+
+LOCAL = "local"
+"""The `--ray` value for a Ray started on this machine rather than joined."""
+
+
+def connect(address: str) -> Any:
+    """The ray module, connected to `address` (or to a local Ray) unless it already is."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(
+            "--ray needs Ray, which is not installed: pip install 'tavernkeep[ray]'"
+        ) from None
+    if not ray.is_initialized():
+        try:
+            ray.init(
+                address=None if address == LOCAL else address,
+                log_to_driver=False,
+                include_dashboard=False,
+                # Ray's start-up chatter would bury the report on stderr.
+                logging_level=logging.ERROR,
+            )
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"--ray {address}: cannot reach a Ray cluster ({first})") from None
+    return ray
+
+
+def run_on_ray(jobs: Sequence[Job], address: str, take: Callable[[int, Tally], None]) -> None:
+    """Play every job as a Ray task and hand each part to `take` as it finishes."""
+    from tavernkeep.lab.simulate import play_job
+
+    ray = connect(address)
+    play = ray.remote(play_job)
+    pending = [play.remote(job) for job in jobs]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            take(*ray.get(ref))

@@ -1,0 +1,381 @@
+"""`tavernkeep sweep`: the same games played with each value of one number, to see how
+balance moves before a card is printed.
+
+What varies is named by a path into the pack's TOML, written as a designer reads the
+file: `quest[Dragon's Lair].reward` (the [[quest]] entry whose name is Dragon's Lair),
+`quest[#4].goal` (the fourth [[quest]]), `brag.goal` (a field of the [brag] table).
+Each value is written into the raw TOML data, which then goes through the game's own
+pack loading, so a value the rules cannot take fails exactly as a designer's own pack
+file would. A name that is a game option (`round_limit`, `players`, `scenario`) varies
+that option instead. Every value plays the same game seeds, so the differences between
+values are the change's effect and not the luck of different dice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tavernkeep.engine.content import Pack, resolve_pack_path
+from tavernkeep.engine.errors import ConfigError, ContentError
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.rng import random_seed
+from tavernkeep.games import get_game
+from tavernkeep.lab.simulate import Batch, results_file, simulate_many, summarize
+
+SWEEP_COLUMN = "sweep_value"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a path: a key, and for an array of tables which entry."""
+
+    key: str
+    name: str | None = None
+    number: int | None = None
+
+    def __str__(self) -> str:
+        if self.number is not None:
+            return f"{self.key}[#{self.number}]"
+        if self.name is not None:
+            return f"{self.key}[{self.name}]"
+        return self.key
+
+
+def parse_path(text: str) -> list[Step]:
+    """`quest[Dragon's Lair].reward` -> [Step('quest', name="Dragon's Lair"), Step('reward')].
+
+    A name in brackets runs to the `]` that ends the step, so names may hold dots."""
+    steps: list[Step] = []
+    i = 0
+    while True:
+        j = i
+        while j < len(text) and text[j] not in ".[":
+            j += 1
+        key = text[i:j].strip()
+        if not key:
+            raise ConfigError(
+                f"'{text}': a part of the path is empty (expected e.g. quest[Name].reward)"
+            )
+        if j < len(text) and text[j] == "[":
+            close = text.find("]", j)
+            while close != -1 and close + 1 < len(text) and text[close + 1] != ".":
+                close = text.find("]", close + 1)
+            if close == -1:
+                raise ConfigError(f"'{text}': '[' without a closing ']'")
+            inside = text[j + 1 : close].strip()
+            if not inside:
+                raise ConfigError(f"'{text}': empty brackets after '{key}'")
+            if inside.startswith("#"):
+                try:
+                    number = int(inside[1:])
+                except ValueError:
+                    raise ConfigError(
+                        f"'{text}': '[{inside}]' is not an entry number like [#3]"
+                    ) from None
+                steps.append(Step(key, number=number))
+            else:
+                steps.append(Step(key, name=inside))
+            j = close + 1
+        else:
+            steps.append(Step(key))
+        if j >= len(text):
+            return steps
+        if text[j] != ".":
+            raise ConfigError(f"'{text}': expected '.' after '{steps[-1]}'")
+        i = j + 1
+
+
+def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -> None:
+    """Write `value` at `path` in a pack's raw TOML data; one clear error if the path
+    names nothing there or something that is not a number."""
+    node: Any = raw
+    where = ""
+    for depth, step in enumerate(path):
+        last = depth == len(path) - 1
+        if not isinstance(node, dict):
+            raise ConfigError(f"'{text}': {where} is not a table with fields")
+        if step.key not in node:
+            known = ", ".join(sorted(node)) or "none"
+            if last and step.name is None and step.number is None and where:
+                # A field the pack leaves at its default: validation will say whether
+                # the game knows it.
+                node[step.key] = value
+                return
+            raise ConfigError(
+                f"'{text}': no '{step.key}' in {where or 'the pack'} (there: {known})"
+            )
+        child = node[step.key]
+        here = f"{where}.{step.key}" if where else step.key
+        if step.name is not None or step.number is not None:
+            if not isinstance(child, list):
+                raise ConfigError(f"'{text}': '{here}' is one table, not a list to pick from")
+            if step.number is not None:
+                if not 1 <= step.number <= len(child):
+                    raise ConfigError(
+                        f"'{text}': there is no {step.key} #{step.number} "
+                        f"(the pack has {len(child)})"
+                    )
+                child = child[step.number - 1]
+            else:
+                found = [e for e in child if isinstance(e, dict) and e.get("name") == step.name]
+                if not found:
+                    names = [str(e.get("name")) for e in child if isinstance(e, dict)]
+                    raise ConfigError(
+                        f"'{text}': no {step.key} named '{step.name}' "
+                        f"(names: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''})"
+                    )
+                child = found[0]
+            here = str(step) if not where else f"{where}.{step}"
+        if last:
+            if isinstance(child, bool) or not isinstance(child, int | float):
+                raise ConfigError(f"'{text}': '{here}' holds {child!r}, not a number")
+            node[step.key] = value
+            return
+        node = child
+        where = here
+
+
+def number(text: str, param: str) -> float:
+    value = text.strip()
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        raise ConfigError(f"--set {param}: '{value}' is not a number") from None
+
+
+def edited_pack(game: Game[Any, Any], source: str | None, param: str, value: float) -> Pack[Any]:
+    """The pack `source` with the number at `param` set to `value`, loaded and validated
+    the way the game loads any pack."""
+    import tomli_w
+
+    base = game.load_pack(source)
+    _, path = resolve_pack_path(base.name, game.content_dir)
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    set_number(raw, parse_path(param), value, param)
+    label = f"{base.name} with {param}={value}"
+    with tempfile.TemporaryDirectory(prefix="tavernkeep-sweep-") as folder:
+        edited = Path(folder) / "pack.toml"
+        edited.write_text(tomli_w.dumps(raw), encoding="utf-8")
+        try:
+            pack = game.load_pack(str(edited))
+        except ContentError as exc:
+            raise ContentError(str(exc).replace(str(edited), label)) from None
+    return dataclasses.replace(pack, name=label)
+
+
+def split_set(text: str) -> tuple[str, list[str]]:
+    param, sep, values = text.rpartition("=")
+    if not sep or not param.strip():
+        raise ConfigError(f"--set '{text}': expected PARAM=v1,v2,... e.g. quest[Name].reward=1,2,3")
+    items = [v.strip() for v in values.split(",")]
+    if not any(items) or not all(items):
+        raise ConfigError(f"--set '{text}': give the values after '=', separated by commas")
+    return param.strip(), items
+
+
+def sweep_batches(
+    game: Game[Any, Any],
+    param: str,
+    values: list[str],
+    seats: list[str] | None,
+    seed: int,
+    options: dict[str, Any],
+    pack: str | None,
+) -> tuple[list[Any], list[Batch]]:
+    """The value each batch plays with, and the batches: every one seeded alike."""
+    fields = game.config_model.model_fields
+    batches: list[Batch] = []
+    typed: list[Any] = []
+    if param == "players" or ("." not in param and "[" not in param and param in fields):
+        if param in options:
+            raise ConfigError(f"--set {param} and --option {param} both set it: keep one")
+        for text in values:
+            value = option_value(text)
+            typed.append(value)
+            if param == "players":
+                if not isinstance(value, int):
+                    raise ConfigError(f"--set players: '{text}' is not a number of players")
+                if seats is not None and len(seats) > 1:
+                    raise ConfigError(
+                        "--set players fills every seat with one bot: give at most one --seat"
+                    )
+                bot = seats[0] if seats else default_bot(game)
+                batches.append(Batch(game.name, (bot,) * value, options, pack, seed))
+            else:
+                batches.append(
+                    Batch(
+                        game.name,
+                        tuple(seats or default_seats(game)),
+                        dict(options, **{param: value}),
+                        pack,
+                        seed,
+                    )
+                )
+    else:
+        if "." not in param and "[" not in param:
+            known = ", ".join(name for name in fields if name != "players")
+            raise ConfigError(
+                f"--set {param}: not a game option ({known}, players) nor a path into the "
+                f"pack such as quest[Name].reward"
+            )
+        for text in values:
+            value = number(text, param)
+            typed.append(value)
+            loaded = edited_pack(game, pack, param, value)
+            batches.append(
+                Batch(game.name, tuple(seats or default_seats(game)), options, pack, seed, loaded)
+            )
+    # One column type for every value: numbers as numbers, anything else as text.
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in typed)
+    for i, batch in enumerate(batches):
+        column = float(typed[i]) if numeric else str(typed[i])
+        batches[i] = dataclasses.replace(batch, columns={SWEEP_COLUMN: column})
+    return typed, batches
+
+
+def option_value(text: str) -> Any:
+    """An option value as `--option` types it: yes/no, an integer, else text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+def default_bot(game: Game[Any, Any]) -> str:
+    return "bot:heuristic" if game.heuristic_agent() is not None else "bot:random"
+
+
+def default_seats(game: Game[Any, Any]) -> list[str]:
+    """The game's usual table of bots: its own bot in every seat but, in a competitive
+    game, the last, which the random baseline takes."""
+    players = int(getattr(game.make_config({}), "players", game.min_players))
+    bot = default_bot(game)
+    if game.kind == "competitive":
+        return [bot] * (players - 1) + ["bot:random"]
+    return [bot] * players
+
+
+def run_sweep(
+    game_name: str,
+    setting: str,
+    seats: list[str] | None,
+    games: int,
+    workers: int,
+    seed: int | None,
+    options: dict[str, Any],
+    pack: str | None,
+    as_json: bool,
+    out: Path | None = None,
+    ray: str | None = None,
+) -> dict[str, Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    game = get_game(game_name)
+    param, texts = split_set(setting)
+    batch_seed = random_seed() if seed is None else seed
+    values, batches = sweep_batches(game, param, texts, seats, batch_seed, options, pack)
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"{game.name}: sweeping {param}", total=games * len(batches))
+        with results_file(out, batches, games, sweep=param) as rows:
+            tallies = simulate_many(
+                batches, games, workers, lambda k: progress.advance(task, k), rows, ray
+            )
+    steps = []
+    for value, batch, tally in zip(values, batches, tallies, strict=True):
+        report = summarize(batch, tally, workers, 0.0)
+        steps.append(
+            {
+                "value": value,
+                "seats": report["seats"],
+                "team": report["team"],
+                "fair_share": report["fair_share"],
+                "turns": report["turns"],
+                "endings": report["endings"],
+            }
+        )
+    result = {
+        "game": game.name,
+        "set": param,
+        "games_per_value": games,
+        "seed": batch_seed,
+        "pack": pack or "standard",
+        "options": options,
+        "values": steps,
+        "workers": workers,
+        "elapsed_seconds": round(time.perf_counter() - started, 3),
+    }
+    if out is not None:
+        result["out"] = str(out)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print_sweep(result)
+    return result
+
+
+def print_sweep(sweep: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"[bold]{sweep['game']}[/]: {sweep['set']} swept, {sweep['games_per_value']:,} games "
+        f"a value (the same seeds for each), seed {sweep['seed']}, {sweep['workers']} "
+        f"worker(s), {sweep['elapsed_seconds']:.1f} s"
+    )
+    steps = sweep["values"]
+    team = steps[0]["team"] is not None
+    # Seats are named by position and bot; a players sweep changes how many there are.
+    most = max(len(step["seats"]) for step in steps)
+    seat_names = [
+        f"seat {i + 1}"
+        + (f"\n{steps[0]['seats'][i]['agent']}" if i < len(steps[0]["seats"]) else "")
+        for i in range(most)
+    ]
+    columns = ["team win rate"] if team else seat_names
+    table = Table(sweep["set"], *columns, "mean turns", "endings")
+    for step in steps:
+        if team:
+            t = step["team"]
+            cells = [f"{t['win_rate']:.1%}\n({t['ci95'][0]:.1%}-{t['ci95'][1]:.1%})"]
+        else:
+            cells = []
+            for i in range(most):
+                if i >= len(step["seats"]):
+                    cells.append("")
+                    continue
+                s = step["seats"][i]
+                cells.append(f"{s['win_rate']:.1%}\n({s['ci95'][0]:.1%}-{s['ci95'][1]:.1%})")
+        total = sum(step["endings"].values()) or 1
+        endings = "\n".join(f"{k} {v / total:.0%}" for k, v in step["endings"].items())
+        table.add_row(str(step["value"]), *cells, f"{step['turns']['mean']:.1f}", endings)
+    console.print(table)
+    if not team:
+        console.print("each seat: its win rate and 95% interval (a shared victory counts 1/k)")

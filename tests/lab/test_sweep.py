@@ -1,0 +1,69 @@
+"""`tavernkeep sweep`: a content number or option varied, balance read for each value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pyarrow.parquet as pq
+import pytest
+
+if TYPE_CHECKING:
+    from tests.lab.conftest import Run
+
+SEATS = ["-s", "bot:heuristic", "-s", "bot:random", "-s", "bot:random"]
+
+
+def test_a_richer_quest_raises_every_score_and_the_bot_that_values_it_wins_more(
+    tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "sweep.parquet"
+    args = ["sweep", "hack-and-slash", "--set", "quest[Rats in the Cellar].reward=1,30"]
+    args += ["-n", "300", "--seed", "5", *SEATS, "--json"]
+    code, stdout, err = run([*args, "--out", str(out)])
+    assert code == 0, err
+    low, high = json.loads(stdout)["values"]
+    assert (low["value"], high["value"]) == (1, 30)
+    for before, after in zip(low["seats"], high["seats"], strict=True):
+        assert after["mean_score"] > before["mean_score"] + 0.5
+    assert high["seats"][0]["win_rate"] > low["seats"][0]["win_rate"]
+    rows = pq.read_table(out).to_pylist()
+    assert [r["sweep_value"] for r in rows] == [1.0] * 300 + [30.0] * 300
+    # The same games for each value: the same seeds.
+    assert [r["game_seed"] for r in rows[:300]] == [r["game_seed"] for r in rows[300:]]
+
+
+def test_a_round_limit_swept_as_an_option_ends_games_by_the_limit(
+    run: Run,
+) -> None:
+    args = ["sweep", "hack-and-slash", "--set", "round_limit=3,40", "-n", "200", "--seed", "2"]
+    code, table, err = run([*args, *SEATS])
+    assert code == 0, err
+    assert "round_limit swept, 200 games a value" in table
+    code, stdout, err = run([*args, *SEATS, "--json"])
+    short, long = json.loads(stdout)["values"]
+    assert short["endings"].get("round-limit", 0) > 150
+    assert long["endings"].get("round-limit", 0) < 20
+    assert short["turns"]["mean"] < long["turns"]["mean"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("quest[Nowhere].reward=1,2", "no quest named 'Nowhere'"),
+        ("quest[#99].reward=1", "there is no quest #99 (the pack has 20)"),
+        ("quest[Rats in the Cellar].name=1", "holds 'Rats in the Cellar', not a number"),
+        ("dragon[X].reward=1", "no 'dragon' in the pack"),
+        ("brag.goal=four", "'four' is not a number"),
+        ("brag.goal=99", "with brag.goal=99: 'brag': field 'goal': Input should be less than"),
+        ("quest[Rats in the Cellar].reward=-5", "reward"),
+        ("colour=1,2", "not a game option"),
+        ("brag.goal", "expected PARAM=v1,v2"),
+        ("quest[Rats.reward=1", "without a closing ']'"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(run: Run, setting: str, message: str) -> None:
+    code, out, err = run(["sweep", "hack-and-slash", "--set", setting, "-n", "2"])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
