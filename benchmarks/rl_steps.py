@@ -1,0 +1,139 @@
+"""What the RL adapter costs: environment steps/s against the raw engine's actions/s.
+
+For each game at its default player count, on one core:
+
+- raw: random-bot games through `Match(..., record_events=False, keep_record=False)`,
+  actions per second (the path `tavernkeep simulate` takes);
+- env: the PettingZoo AEC loop a learner runs (`env.last()`, a uniformly random action
+  among those the mask allows, `env.step`), steps per second, where a step is one
+  decision: it pays for the rules, the legal actions, the mask, `view` and the encoder;
+- the ratio raw/env (goal: at most 2x);
+- where an env step's time goes, in microseconds a call on positions from random games:
+  one engine action (raw), `view`, the game's encoder and the mask (legal actions
+  included), so that a ratio over 2x says whose code to look at.
+
+Each figure is the best of a few rounds of CPU time (`time.process_time`), raw and env
+rounds interleaved, so another program briefly taking the core slows one round only.
+
+    python benchmarks/rl_steps.py [--seconds S] [--game NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import warnings
+from itertools import count
+
+from rich.console import Console
+from rich.table import Table
+
+from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.engine.match import Match
+from tavernkeep.engine.rng import Rng
+from tavernkeep.games import game_names, get_game
+from tavernkeep.rl import aec_env
+from tavernkeep.rl.table import Table as GameTable
+
+
+def raw_round(name: str, seconds: float, seeds: count[int]) -> float:
+    game = get_game(name)
+    config = game.make_config({})
+    pack = game.load_pack(None)
+    players = getattr(config, "players", 1)
+    actions, start = 0, time.process_time()
+    while (spent := time.process_time() - start) < seconds:
+        match = Match(game, [RandomBot()] * players, next(seeds), config, pack,
+                      record_events=False, keep_record=False)
+        match.run()
+        actions += match.actions
+    return actions / spent
+
+
+def env_round(name: str, seconds: float, seeds: count[int]) -> float:
+    env = aec_env(name)
+    rng = random.Random(0)
+    steps, start = 0, time.process_time()
+    while (spent := time.process_time() - start) < seconds:
+        env.reset(seed=next(seeds))
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps / spent
+
+
+def per_call(name: str, positions: int = 2000) -> tuple[float, float, float]:
+    """Microseconds a call of view, encode and mask, on positions from random games."""
+    table = GameTable(name)
+    rng = Rng(1)
+    states: list[tuple[object, int]] = []
+    seed = 0
+    while len(states) < positions:
+        table.reset(seed := seed + 1)
+        while (seat := table.actor()) is not None:
+            states.append((table.game.clone(table.state), seat))
+            legal = table.legal()
+            table.apply(legal[rng.below(len(legal))])
+    states = states[:positions]
+    game, encode = table.game, table.encoding.encode
+
+    def timed(work: object) -> float:
+        start = time.process_time()
+        for state, seat in states:
+            work(state, seat)  # type: ignore[operator]
+        return (time.process_time() - start) / len(states) * 1e6
+
+    views = [game.view(state, seat) for state, seat in states]
+    view_us = timed(game.view)
+    start = time.process_time()
+    for (_, seat), view in zip(states, views, strict=True):
+        encode(view, seat)
+    encode_us = (time.process_time() - start) / len(states) * 1e6
+
+    def mask(state: object, seat: int) -> None:
+        table.state, table._legal, table._indices = state, None, None
+        table.mask(seat)
+
+    return view_us, encode_us, timed(mask)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds a round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--game", choices=game_names())
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    table = Table(title="RL adapter cost (one core, random actions)")
+    for column in (
+        "game", "raw actions/s", "env steps/s", "raw / env",
+        "action µs", "view µs", "encode µs", "mask µs",
+    ):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for name in [args.game] if args.game else game_names():
+        raw = env = 0.0
+        for _ in range(args.rounds):
+            raw = max(raw, raw_round(name, args.seconds, count(1)))
+            env = max(env, env_round(name, args.seconds, count(1)))
+        view_us, encode_us, mask_us = per_call(name)
+        table.add_row(
+            name,
+            f"{raw:,.0f}",
+            f"{env:,.0f}",
+            f"{raw / env:.2f}x",
+            f"{1e6 / raw:.1f}",
+            f"{view_us:.1f}",
+            f"{encode_us:.1f}",
+            f"{mask_us:.1f}",
+        )
+    Console(width=130).print(table)
+
+
+if __name__ == "__main__":
+    main()

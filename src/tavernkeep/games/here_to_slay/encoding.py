@@ -1,0 +1,130 @@
+"""Here to Slay for learning agents: a fixed action indexing and an observation vector.
+
+Built from `view(state, seat)` only; the layout is in ENCODING.md beside this file.
+Cards are numbered by the pack (each copy its own id), so the observation is mostly
+"where is card i" planes, and the actions are each kind over the ids it could name.
+Seats are counted from the observer (0 is me).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Pack
+from tavernkeep.games.here_to_slay.cards import (
+    CURSED,
+    HERO,
+    ITEM,
+    MAGIC,
+    MODIFIER,
+    Catalog,
+    build,
+)
+
+DECISIONS = (
+    "turn", "modifier", "challenge", "pick", "aim", "free_roll", "may", "may_step",
+    "target", "play_now", "leader",
+)
+PLAIN = ("draw", "redraw", "end", "challenge", "pass", "roll", "skip", "use")
+ROLL_TARGETS = 2  # a Challenge's Modifier window is over two rolls, every other over one
+SEAT_FIELDS = 5  # hand size, attack bonus, challenge bonus, monsters slain, is current
+SCALARS = 5  # action points, turn, deck, monster deck, rolls waiting
+
+
+class HereToSlayEncoding:
+    def __init__(self, players: int, cat: Catalog) -> None:
+        self.players = players
+        cards, monsters, leaders = len(cat.cards), len(cat.monsters), len(cat.leaders)
+        self.cards, self.monsters, self.leaders = cards, monsters, leaders
+        kinds = [c.kind for c in cat.cards]
+        heroes = [i for i, k in enumerate(kinds) if k == HERO]
+        items = [i for i, k in enumerate(kinds) if k in (ITEM, CURSED)]
+        extras: set[int] = set()
+        for entries in (*cat.leader_skills, cat.monster_skills):
+            for skill, _, _ in entries:
+                if skill.trigger == "on_play_modifier":
+                    extras.update(skill.bonus)
+        actions = [Action(kind) for kind in PLAIN]
+        actions += [Action("leader", i) for i in range(leaders)]
+        actions += [Action("skill", k) for k in range(1 + monsters)]
+        actions += [Action("play", c) for c, k in enumerate(kinds) if k in (HERO, MAGIC)]
+        actions += [Action("play", c, h) for c in items for h in heroes]
+        actions += [Action("roll", h) for h in heroes]
+        actions += [Action("attack", m) for m in range(monsters)]
+        actions += [Action("steal", h) for h in heroes]
+        actions += [Action("pick", c) for c in range(max(cards, monsters))]
+        actions += [Action("pick", c, h) for c in items for h in heroes]
+        actions += [Action("target", s) for s in range(players)]
+        for c, card in enumerate(cat.cards):
+            if card.kind != MODIFIER:
+                continue
+            for amount in card.options:
+                for target in range(ROLL_TARGETS):
+                    actions.append(Action("modify", c, amount, target))
+                    actions += [Action("modify", c, amount, target, e) for e in sorted(extras)]
+        self.actions = actions
+        # Card planes: my hand, discard, being played, each seat's Party, equipped there.
+        self.card_planes = 3 + 2 * players
+        # Monster planes: the row, slain by each seat; leader planes: each seat's.
+        self.size = (
+            len(DECISIONS) + SCALARS + players * SEAT_FIELDS
+            + cards * self.card_planes + monsters * (1 + players) + leaders * players
+        )
+
+    def encode(self, view: dict[str, Any], seat: int) -> npt.NDArray[np.float32]:
+        out = np.zeros(self.size, dtype=np.float32)
+        players, cards, monsters = self.players, self.cards, self.monsters
+        planes = self.card_planes
+        decision = view["decision"]
+        if decision is not None and decision["seat"] == seat and decision["kind"] in DECISIONS:
+            out[DECISIONS.index(decision["kind"])] = 1.0
+        at = len(DECISIONS)
+        out[at : at + SCALARS] = (
+            view["action_points"],
+            view["turn"],
+            view["deck"],
+            view["monster_deck"],
+            len(view["rolls"]),
+        )
+        at += SCALARS
+        seats = at
+        at += players * SEAT_FIELDS
+        deck = at
+        for card in view["discard"]:
+            out[deck + card["id"] * planes + 1] = 1.0
+        for card in view["playing"]:
+            out[deck + card["id"] * planes + 2] = 1.0
+        row = deck + cards * planes
+        for monster in view["monsters"]:
+            out[row + monster["id"] * (1 + players)] = 1.0
+        lead = row + monsters * (1 + players)
+        for place in view["table"]:
+            k = (place["seat"] - seat) % players
+            out[seats + k * SEAT_FIELDS : seats + (k + 1) * SEAT_FIELDS] = (
+                place["hand_size"],
+                place["attack_bonus"],
+                place["challenge_bonus"],
+                len(place["slain"]),
+                place["seat"] == view["current"],
+            )
+            for card in place["hand"] or ():
+                out[deck + card["id"] * planes] = 1.0
+            for hero in place["party"]:
+                out[deck + hero["id"] * planes + 3 + k] = 1.0
+                item = hero.get("item")
+                if item is not None:
+                    out[deck + item["id"] * planes + 3 + players + k] = 1.0
+            for monster in place["slain"]:
+                out[row + monster["id"] * (1 + players) + 1 + k] = 1.0
+            leader = place["leader"]
+            if leader is not None:
+                out[lead + leader["id"] * players + k] = 1.0
+        return out
+
+
+def make_encoding(config: Any, pack: Pack[Any]) -> HereToSlayEncoding:
+    return HereToSlayEncoding(config.players, build(pack.content))

@@ -1,0 +1,51 @@
+"""Reinforcement-learning environments for every game: PettingZoo AEC and Gymnasium.
+
+Optional: `pip install tavernkeep[rl]`. Nothing in the core imports this package, so the
+engine, the server and the lab run without numpy, PettingZoo or Gymnasium installed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tavernkeep.engine.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tavernkeep.rl.aec import TavernAEC
+    from tavernkeep.rl.gym import TavernGym
+
+_NEEDED = ("numpy", "gymnasium", "pettingzoo")
+
+
+def _require_extra() -> None:
+    import importlib.util
+
+    missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ConfigError(
+            f"the RL environments need {', '.join(missing)}: pip install tavernkeep[rl]"
+        )
+
+
+def aec_env(game: str, **config: Any) -> TavernAEC:
+    """A PettingZoo AEC environment for a registered game; agents are its seats.
+
+    Keywords: the game's options (players, variants), plus `pack` (a built-in name or a
+    path), `reward` ("win" or "margin") and `render_mode` ("ansi" or None).
+    """
+    _require_extra()
+    from tavernkeep.rl.aec import TavernAEC
+
+    return TavernAEC(game, **config)
+
+
+def gym_env(game: str, opponents: list[str] | None = None, **config: Any) -> TavernGym:
+    """A Gymnasium environment for seat 0 of a game, the other seats played by bots
+    (`opponents`, one seat spec a seat such as "bot:heuristic"). Rage needs none."""
+    _require_extra()
+    from tavernkeep.rl.gym import TavernGym
+
+    return TavernGym(game, opponents=opponents, **config)
+
+
+__all__ = ["aec_env", "gym_env"]

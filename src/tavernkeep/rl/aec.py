@@ -1,0 +1,107 @@
+"""The PettingZoo AEC environment: one agent a seat, turns taken as the game asks.
+
+`observe(agent)` is that seat's view encoded, with the action mask (all 0 when the seat
+is not the one deciding); the rewards come at the end, from `result`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from tavernkeep.engine.errors import ConfigError
+from tavernkeep.engine.rng import random_seed
+from tavernkeep.rl.table import Table
+
+AgentID = str
+Observation = dict[str, Any]
+
+
+class TavernAEC(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "tavernkeep_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.table = Table(game, **options)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"tavernkeep_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
+        self.possible_agents = [f"seat_{i}" for i in range(self.table.players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        size, count = self.table.encoding.size, len(self.table.actions)
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (count,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(count) for a in self.possible_agents}
+        self.agents: list[AgentID] = []
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.reset(random_seed() if seed is None else seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        actor = self.table.actor()
+        if actor is not None:
+            self.agent_selection = self.possible_agents[actor]
+            return
+        # Over: every seat gets its reward and is done; PettingZoo then walks the dead.
+        result = self.table.result()
+        assert result is not None
+        for agent, reward in zip(self.agents, self.table.rewards(result), strict=True):
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+            self.infos[agent] = {"result": result.to_json()}
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: AgentID) -> Observation:
+        seat = self._seat[agent]
+        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ConfigError(f"{agent} must act: only a finished seat may step with None")
+        self._cumulative_rewards[agent] = 0.0
+        self.table.play(int(action))
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        actor = self.table.actor()
+        view = self.table.game.view(self.table.state, None)
+        state = "over" if actor is None else f"seat {actor} to act"
+        return f"{self.table.game.title}: {state}; {view.get('result') or ''}"
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,147 @@
+"""What the AEC and Gymnasium environments share: one game, its encoding, its rewards.
+
+A `Table` holds a game being played and answers in the numbers an agent uses: the
+observation of a seat (from `view` only, never the state), the action mask, the index
+of an action and the rewards at the end.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.errors import ConfigError, IllegalAction
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.games import REGISTRY, get_game
+
+Reward = Literal["win", "margin"]
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+class Encoding(Protocol):
+    """A game's fixed observation layout and action indexing (games/<game>/encoding.py)."""
+
+    size: int
+    """Length of every observation vector."""
+    actions: Sequence[Action]
+    """Every action the game can offer with this pack and player count, by index."""
+
+    def encode(self, view: dict[str, Any], seat: int) -> Vector: ...
+
+
+def encoding_of(game: Game[Any, Any], config: Any, pack: Any) -> Encoding:
+    module = REGISTRY[game.name].partition(":")[0] + ".encoding"
+    made: Encoding = importlib.import_module(module).make_encoding(config, pack)
+    return made
+
+
+class Table:
+    """One game at one table, with its fixed action space and observation size."""
+
+    def __init__(
+        self,
+        game: str,
+        reward: str = "win",
+        pack: str | Path | None = None,
+        **options: Any,
+    ) -> None:
+        if reward not in ("win", "margin"):
+            raise ConfigError(f"reward must be 'win' or 'margin', not {reward!r}")
+        self.game = get_game(game)
+        self.reward: Reward = "win" if reward == "win" else "margin"
+        self.config = self.game.make_config(options)
+        self.pack = self.game.load_pack(pack)
+        self.players: int = getattr(self.config, "players", 1)
+        self.encoding = encoding_of(self.game, self.config, self.pack)
+        self.actions = list(self.encoding.actions)
+        self.index = {action: i for i, action in enumerate(self.actions)}
+        if len(self.index) != len(self.actions):
+            raise ConfigError(f"{game}: the action indexing lists an action twice")
+        self.state: Any = None
+        self._legal: list[Action] | None = None
+        self._indices: list[int] | None = None
+
+    def reset(self, seed: int) -> None:
+        self.state = self.game.setup(self.config, seed, self.pack)
+        self._legal = self._indices = None
+
+    def actor(self) -> int | None:
+        return self.game.actor(self.state)
+
+    def legal(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self.game.legal_actions(self.state)
+        return self._legal
+
+    def index_of(self, action: Action) -> int:
+        found = self.index.get(action)
+        if found is None:
+            raise IllegalAction(
+                f"{self.game.name}: action '{action.text}' is not in the fixed action "
+                f"space of this pack and player count ({len(self.actions)} actions)"
+            )
+        return found
+
+    def legal_indices(self) -> list[int]:
+        """The indices of the legal actions; IllegalAction names one the space lacks."""
+        if self._indices is None:
+            get = self.index.get
+            found = [get(action, -1) for action in self.legal()]
+            if -1 in found:
+                for action in self.legal():
+                    self.index_of(action)
+            self._indices = found
+        return self._indices
+
+    def mask(self, seat: int) -> Mask:
+        """1 for each legal action when `seat` decides now, else all 0."""
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        if self.actor() == seat:
+            mask[self.legal_indices()] = 1
+        return mask
+
+    def observe(self, seat: int) -> Vector:
+        return self.encoding.encode(self.game.view(self.state, seat), seat)
+
+    def play(self, index: int) -> None:
+        """Apply the action at `index` for the deciding seat; IllegalAction if not legal."""
+        if not 0 <= index < len(self.actions):
+            raise IllegalAction(f"action index {index} is outside 0..{len(self.actions) - 1}")
+        action = self.actions[index]
+        if index not in self.legal_indices():
+            raise IllegalAction(f"'{action.text}' (index {index}) is not legal now")
+        self.apply(action)
+
+    def apply(self, action: Action) -> None:
+        self.game.apply(self.state, action, record=False)
+        self._legal = self._indices = None
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+    def rewards(self, result: Result) -> list[float]:
+        """Each seat's reward for a finished game.
+
+        Co-operative and solo: +1 to every seat for a win, -1 for a loss. Competitive:
+        'win' gives the winners +1 shared among them and every other seat -1; 'margin'
+        gives each seat its score minus the best score among the other seats.
+        """
+        seats = range(len(result.scores))
+        if self.game.kind != "competitive":
+            value = 1.0 if result.won else -1.0
+            return [value for _ in seats]
+        if self.reward == "margin":
+            out = []
+            for seat in seats:
+                others = [result.scores[s] for s in seats if s != seat]
+                out.append(float(result.scores[seat] - max(others)) if others else 0.0)
+            return out
+        share = 1.0 / len(result.winners) if result.winners else 0.0
+        return [share if seat in result.winners else -1.0 for seat in seats]
