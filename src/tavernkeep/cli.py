@@ -35,7 +35,8 @@ SeatOpt = Annotated[
     typer.Option(
         "--seat",
         "-s",
-        help="A seat, in turn order: human, bot:random or bot:heuristic. Repeat per player.",
+        help="A seat, in turn order: human, bot:random, bot:heuristic or bot:mcts[:500|:200ms]"
+        "[:heuristic]. Repeat per player.",
     ),
 ]
 SeedOpt = Annotated[

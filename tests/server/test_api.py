@@ -45,7 +45,7 @@ def test_games_lists_hack_and_slash_with_its_bots_and_options(client: Any) -> No
     assert (hs["min_players"], hs["max_players"]) == (3, 6)
     assert hs["kind"] == "competitive"
     assert "two_player" in hs["players_note"]
-    assert hs["bots"] == ["bot:random", "bot:heuristic"]
+    assert hs["bots"] == ["bot:random", "bot:heuristic", "bot:mcts:300ms"]
     assert hs["renderer"] is True
     options = {o["name"]: o for o in hs["options"]}
     assert "players" not in options
@@ -64,7 +64,7 @@ def test_a_game_without_a_heuristic_offers_only_the_random_bot(
 ) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()}
     secret = games[hidden_game.NAME]
-    assert secret["bots"] == ["bot:random"]
+    assert secret["bots"] == ["bot:random", "bot:mcts:300ms"]
     assert [o["name"] for o in secret["options"]] == ["rounds"]
     assert secret["renderer"] is False
     response = client.post(

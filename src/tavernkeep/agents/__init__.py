@@ -1,28 +1,51 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
-A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`. Games supply
-their own heuristic (`Game.heuristic_agent`) because good play is
-game knowledge; everything else here is game-agnostic.
+A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a search
+bot, `bot:mcts` with an optional budget and rollout in either order:
+`bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
+`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot). Games supply
+their own heuristic (`Game.heuristic_agent`) because good play is game knowledge;
+everything else here is game-agnostic.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
+from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent
 
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "mcts")
+
+MCTS_ITERATIONS = 1000
+"""`bot:mcts`'s budget: the strength benchmark's figure, and reproducible for a seed."""
+LOBBY_MCTS = "bot:mcts:300ms"
+"""The search bot the lobby offers: a time budget, so a browser table waits about a third
+of a second a decision in every game (an iteration budget would be instant in Hack &
+Slash and take seconds in Here to Slay)."""
+MAX_ITERATIONS = 10_000_000
+MAX_MILLIS = 600_000
+"""A typo such as an extra zero should be an error, not a bot that thinks for a day."""
+ROLLOUTS = ("random", "heuristic")
+
+_BUDGET = re.compile(r"(\d+)(ms)?\Z")
 
 
 def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
-    """The bot a spec names: 'bot:random' or 'bot:heuristic'."""
+    """The bot a spec names: 'bot:random', 'bot:heuristic' or 'bot:mcts[:budget][:rollout]'."""
     kind, _, rest = spec.partition(":")
     name, _, params = rest.partition(":")
     if kind != "bot" or name not in BOTS:
-        raise SeatError(f"unknown seat '{spec}': expected human, bot:random or bot:heuristic")
+        raise SeatError(
+            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic or bot:mcts"
+        )
+    if name == "mcts":
+        return _mcts(spec, params, game)
     if params:
         raise SeatError(f"seat '{spec}': bot:{name} takes no parameters")
     if name == "random":
@@ -31,6 +54,60 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
     if agent is None:
         raise SeatError(f"seat '{spec}': {game.title} has no heuristic bot yet")
     return agent
+
+
+def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
+    iterations: int | None = None
+    millis: int | None = None
+    rollout = "random"
+    budget_seen = rollout_seen = False
+    for part in params.split(":") if params else []:
+        budget = _BUDGET.match(part)
+        if budget is not None:
+            if budget_seen:
+                raise SeatError(f"seat '{spec}': give one budget, not two")
+            budget_seen = True
+            amount = int(budget.group(1))
+            if budget.group(2):
+                if not 1 <= amount <= MAX_MILLIS:
+                    raise SeatError(
+                        f"seat '{spec}': a time budget is 1 to {MAX_MILLIS:,} ms, not {amount}"
+                    )
+                millis = amount
+            else:
+                if not 1 <= amount <= MAX_ITERATIONS:
+                    raise SeatError(
+                        f"seat '{spec}': iterations are 1 to {MAX_ITERATIONS:,}, not {amount}"
+                    )
+                iterations = amount
+        elif part in ROLLOUTS:
+            if rollout_seen:
+                raise SeatError(f"seat '{spec}': give one rollout, not two")
+            rollout_seen = True
+            rollout = part
+        else:
+            raise SeatError(
+                f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms) "
+                "nor a rollout (random, heuristic)"
+            )
+    if millis is None and iterations is None:
+        iterations = MCTS_ITERATIONS
+    factory: Callable[[], Agent] | None = None
+    if rollout == "heuristic":
+        if game.heuristic_agent() is None:
+            raise SeatError(
+                f"seat '{spec}': {game.title} has no heuristic bot to play rollouts"
+            )
+
+        def fresh() -> Agent:
+            agent = game.heuristic_agent()
+            assert agent is not None
+            return agent
+
+        factory = fresh
+    budget_text = f"{millis}ms" if millis is not None else str(iterations)
+    canonical = f"bot:mcts:{budget_text}" + (":heuristic" if factory is not None else "")
+    return ISMCTSBot(canonical, iterations=iterations, millis=millis, rollout=factory)
 
 
 def check_seat(spec: str, game: Game[Any, Any]) -> None:

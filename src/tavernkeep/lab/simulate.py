@@ -239,7 +239,9 @@ def simulate_many(
         batch.load_pack()
         for spec in batch.seats:
             if spec == "human":
-                raise SeatError("simulate seats bots only: use bot:random or bot:heuristic")
+                raise SeatError(
+                    "simulate seats bots only: use bot:random, bot:heuristic or bot:mcts"
+                )
             make_bot(spec, game)
 
     totals = [Tally(players=len(batch.seats)) for batch in batches]

@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavernkeep.agents import BOTS
+from tavernkeep.agents import BOTS, LOBBY_MCTS
 from tavernkeep.engine.errors import IllegalAction, TavernkeepError
 from tavernkeep.games import all_games, game_names
 from tavernkeep.server.rooms import MAX_OUTBOX, Connection, Room, Tavern, describe_options
@@ -87,7 +87,11 @@ def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float =
     async def games() -> list[dict[str, Any]]:
         out = []
         for game in all_games():
-            bots = [f"bot:{b}" for b in BOTS if b != "heuristic" or game.heuristic_agent()]
+            bots = [
+                LOBBY_MCTS if b == "mcts" else f"bot:{b}"
+                for b in BOTS
+                if b != "heuristic" or game.heuristic_agent()
+            ]
             out.append(
                 {
                     "name": game.name,

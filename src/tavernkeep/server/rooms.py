@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tavernkeep.agents import check_seat, make_bot
+from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.events import Event
@@ -343,7 +344,16 @@ class Tavern:
                     # memory, so a restarted server's bots choose as they would have.
                     match = room.match
                     match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, room.version))
-                    seat, action = match.ask()
+                    agent = match.agents[actor]
+                    if isinstance(agent, ISMCTSBot):
+                        # A search thinks for its whole budget: on a thread, over a copy
+                        # of the state, so other tables play on meanwhile. The lock stays
+                        # held, so nothing moves at this table until it has chosen.
+                        copy = room.game.clone(match.state)
+                        info = InfoSet(room.game, copy, actor, match.rngs[actor])
+                        seat, action = actor, await asyncio.to_thread(agent.choose, info)
+                    else:
+                        seat, action = match.ask()
                     await self._commit_and_apply(room, seat, action)
         except asyncio.CancelledError:
             raise

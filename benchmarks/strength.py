@@ -1,0 +1,242 @@
+"""How strong the ISMCTS bot is, and how fast it searches, game by game.
+
+For each game (or `--game`), at its usual table (`--players` to change it):
+
+- competitive games: one `bot:mcts:N` seat against the other seats all held by the
+  heuristic bot, then all by the random bot. The search seat moves round the table, game
+  by game (a batch per seat, all dealt from the same seeds), so no seat position is
+  favoured; its win rate (a shared victory counts 1/k) is printed with a 95% Wilson
+  interval beside its fair share (1 / players);
+- co-operative and solo games: the whole team played by `bot:mcts:N`, then by the
+  heuristic bot, then by the random bot, over the same seeds; the team's win rate each.
+
+Then the search's iterations per second on one core: `search()` alone at N iterations on
+positions from random games (CPU time, `time.process_time`).
+
+Games are played by `tavernkeep.lab.simulate` (derived seeds, worker processes).
+
+    python benchmarks/strength.py [--game NAME] [--iterations N] [--games N] [--workers W]
+        [--seed S] [--players P] [--rollout random|heuristic] [--against heuristic,random]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from fractions import Fraction
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from tavernkeep.agents import make_bot
+from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.match import InfoSet, Match
+from tavernkeep.engine.rng import Rng, derive_seed
+from tavernkeep.games import all_games
+from tavernkeep.lab.simulate import Batch, simulate_many
+from tavernkeep.lab.stats import wilson_interval
+
+SEED = 20_261_203
+
+
+def default_players(game: Game[Any, Any]) -> int:
+    players: int = game.make_config({}).players  # type: ignore[attr-defined]
+    return players
+
+
+def competitive_rows(
+    game: Game[Any, Any], spec: str, opponent: str, players: int, games: int, args: Any
+) -> list[str]:
+    """One row: the search seat's win rate against `opponent` in every other seat."""
+    batches = []
+    for seat in range(players):
+        seats = [f"bot:{opponent}"] * players
+        seats[seat] = spec
+        batches.append(Batch(game.name, tuple(seats), {}, None, args.seed))
+    per_seat = max(1, games // players)
+    started = time.perf_counter()
+    tallies = simulate_many(batches, per_seat, args.workers)
+    seconds = time.perf_counter() - started
+    wins = sum((t.wins[seat] for seat, t in enumerate(tallies)), Fraction(0))
+    played = per_seat * players
+    lo, hi = wilson_interval(float(wins), played)
+    fair = 1 / players
+    if lo > fair:
+        verdict = "beats it"
+    elif hi < fair:
+        verdict = "loses to it"
+    else:
+        verdict = "not told apart"
+    return [
+        game.name,
+        f"{players}",
+        f"{spec} vs {players - 1} x bot:{opponent}",
+        f"{played:,}",
+        f"{float(wins) / played:.1%}",
+        f"{lo:.1%} - {hi:.1%}",
+        f"{fair:.1%}",
+        verdict,
+        f"{seconds:,.0f}",
+    ]
+
+
+def team_rows(
+    game: Game[Any, Any], spec: str, others: list[str], players: int, games: int, args: Any
+) -> list[list[str]]:
+    """The team's win rate played by the search bot, then by each other bot, same seeds."""
+    rows = []
+    specs = [spec, *(f"bot:{o}" for o in others)]
+    batches = [Batch(game.name, (s,) * players, {}, None, args.seed) for s in specs]
+    rates = []
+    for batch in batches:
+        started = time.perf_counter()
+        (tally,) = simulate_many([batch], games, args.workers)
+        seconds = time.perf_counter() - started
+        lo, hi = wilson_interval(tally.won, games)
+        rates.append((tally.won / games, lo, hi))
+        rows.append(
+            [
+                game.name,
+                f"{players}",
+                f"team of {players} x {batch.seats[0]}",
+                f"{games:,}",
+                f"{tally.won / games:.1%}",
+                f"{lo:.1%} - {hi:.1%}",
+                "",
+                "",
+                f"{seconds:,.0f}",
+            ]
+        )
+    _, mcts_lo, mcts_hi = rates[0]
+    for row, (_, lo, hi) in zip(rows[1:], rates[1:], strict=True):
+        if mcts_lo > hi:
+            row[7] = "search wins more"
+        elif mcts_hi < lo:
+            row[7] = "search wins less"
+        else:
+            row[7] = "not told apart"
+    return rows
+
+
+def positions(game: Game[Any, Any], players: int, wanted: int) -> list[tuple[Any, int]]:
+    """States with a real decision (two or more legal actions), from random games."""
+    out: list[tuple[Any, int]] = []
+    config = game.make_config({"players": players})
+    pack = game.load_pack()
+    index = 0
+    bot = RandomBot()
+    while len(out) < wanted:
+        seed = derive_seed(SEED, "positions", index)
+        index += 1
+        match = Match(game, [bot] * players, seed, config, pack, record_events=False)
+        rng = Rng(seed)
+        taken = 0
+        while (seat := game.actor(match.state)) is not None and len(out) < wanted:
+            if len(game.legal_actions(match.state)) > 1 and rng.below(8) == 0 and taken < 5:
+                out.append((game.clone(match.state), seat))
+                taken += 1
+            match.step()
+    return out
+
+
+def search_speed(
+    game: Game[Any, Any], players: int, iterations: int, rollout: str, count: int
+) -> tuple[float, float]:
+    """(iterations per CPU second, ms a decision) of `search()` alone."""
+    bot = make_bot(f"bot:mcts:{iterations}:{rollout}", game)
+    assert isinstance(bot, ISMCTSBot)
+    total = 0
+    cpu = 0.0
+    decisions = 0
+    for state, seat in positions(game, players, count):
+        info = InfoSet(game, state, seat, Rng(derive_seed(SEED, "search", decisions)))
+        started = time.process_time()
+        bot.search(info, Rng(derive_seed(SEED, "tree", decisions)))
+        cpu += time.process_time() - started
+        total += bot.last_iterations
+        decisions += 1
+    return total / cpu, 1000 * cpu / decisions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="ISMCTS against the other bots.")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--iterations", type=int, default=1000, help="a decision (1000)")
+    parser.add_argument(
+        "--games", type=int, default=200, help="games against each opponent (200)"
+    )
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--players", type=int, help="seats (default: each game's own)")
+    parser.add_argument("--rollout", choices=("random", "heuristic"), default="random")
+    parser.add_argument(
+        "--against", default="heuristic,random", help="opponents, comma-separated"
+    )
+    parser.add_argument(
+        "--speed-positions", type=int, default=20, help="positions timed for iterations/s"
+    )
+    parser.add_argument("--no-games", action="store_true", help="only the speed table")
+    args = parser.parse_args()
+    opponents = [o for o in args.against.split(",") if o]
+    for o in opponents:
+        if o not in ("heuristic", "random"):
+            parser.error(f"--against: '{o}' is not heuristic or random")
+    chosen = [g for g in all_games() if not args.game or g.name in args.game]
+    if not chosen:
+        parser.error(f"no such game: {', '.join(args.game)}")
+
+    console = Console(width=140)
+    spec = f"bot:mcts:{args.iterations}" + (":heuristic" if args.rollout == "heuristic" else "")
+    console.print(
+        f"tavernkeep ISMCTS strength: {spec}; Python {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores, {args.workers} worker(s), "
+        f"seed {args.seed}"
+    )
+    if not args.no_games:
+        table = Table(
+            "game",
+            "players",
+            "table",
+            "games",
+            "win rate",
+            "95% interval",
+            "fair share",
+            "verdict",
+            "wall s",
+            box=box.MARKDOWN,
+        )
+        for game in chosen:
+            players = args.players or default_players(game)
+            if not game.min_players <= players <= game.max_players:
+                parser.error(f"{game.title} takes {game.players_text()} players")
+            against = [o for o in opponents if o != "heuristic" or game.heuristic_agent()]
+            if game.kind == "competitive":
+                for opponent in against:
+                    table.add_row(
+                        *competitive_rows(game, spec, opponent, players, args.games, args)
+                    )
+            else:
+                for row in team_rows(game, spec, against, players, args.games, args):
+                    table.add_row(*row)
+        console.print(table)
+
+    speed = Table(
+        "game", "players", "rollout", "iterations/s (one core)", "ms a decision", box=box.MARKDOWN
+    )
+    for game in chosen:
+        players = args.players or default_players(game)
+        rate, ms = search_speed(
+            game, players, args.iterations, args.rollout, args.speed_positions
+        )
+        speed.add_row(game.name, str(players), args.rollout, f"{rate:,.0f}", f"{ms:,.0f}")
+    console.print(speed)
+
+
+if __name__ == "__main__":
+    main()

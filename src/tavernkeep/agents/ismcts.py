@@ -1,0 +1,242 @@
+"""Information-set Monte Carlo tree search (single observer), for any game.
+
+The bot sees only its `InfoSet`. Each iteration samples one state consistent with what
+its seat knows (`info.determinize`), walks the one search tree of its seat down that
+sample, adds a node, plays the sample to its end (random or heuristic rollout) and
+backs the result up. Hidden cards are re-dealt and the dice re-seeded by every
+determinization, so chance is sampled rather than enumerated; an action that is legal
+in only some samples competes by its availability count, not by the iterations as a whole.
+
+Competitive games are searched max-n: every node keeps the reward of the seat that
+chose the action leading to it, and each seat is assumed to choose for itself. Paranoid
+search (everyone else against the searcher) is the usual alternative, but it assumes a
+coalition these games do not have: in a Hack & Slash or Here to Slay table of four, an
+opponent grabbing a quest hurts everyone, and a paranoid bot plays scared of moves no
+opponent would choose for itself. Co-operative and solo games have one team reward.
+
+Rewards, all in [0, 1]:
+- competitive: a victory counts 1/k for each of k tied winners (as `simulate` counts
+  wins), plus a small margin term (`MARGIN`): the seat's score placed between the
+  lowest and the highest score at the table, so that among lost rollouts one that lost
+  narrowly is worth a little more;
+- co-operative and solo: 1 for the team's victory (`Result.won`), plus `MARGIN` times
+  the table's mean score squashed into [0, 1) (Rage's food in the bag), so that a search
+  in which every rollout loses still prefers the fuller bag.
+
+A decision with a single legal action is answered at once, and forced moves inside the
+search (a lone pass) are played through without a node of their own. The search stream
+is drawn from the seat's own `info.rng`, so a seeded match with an iteration budget
+replays exactly; a budget in milliseconds does not, since it depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.match import Agent, InfoSet
+from tavernkeep.engine.rng import Rng
+
+EXPLORATION = 0.7
+"""UCB1's exploration constant: rewards lie in [0, 1], where sqrt(2) explores too much
+for a budget of a thousand iterations spread over up to a few dozen actions."""
+MARGIN = 0.1
+"""Weight of the score term beside the win term: enough to break the ties among lost
+(or among won) rollouts, too little to ever prefer a good loss to a win."""
+
+
+class Node:
+    """A node of the tree: the action history that led here from the decision.
+
+    `seat` chose the action that leads here and `reward` is that seat's total, so
+    every seat is credited in its own currency (max-n). Children are filed under the
+    seat deciding at this node, since in different samples a different seat may be the
+    one to decide after the same history (a die roll ends a turn or asks for a rescue).
+    """
+
+    __slots__ = ("avail", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.children: dict[int, dict[Action, Node]] = {}
+
+
+Rewards = Callable[[Result], list[float]]
+
+
+def rewards_for(game: Game[Any, Any], players: int) -> Rewards:
+    """How a finished rollout pays each seat (see the module's docstring)."""
+    if game.kind == "competitive":
+
+        def competitive(result: Result) -> list[float]:
+            pay = [0.0] * players
+            winners = result.winners
+            if winners:
+                share = (1.0 - MARGIN) / len(winners)
+                for seat in winners:
+                    pay[seat] = share
+            scores = result.scores
+            low, high = min(scores), max(scores)
+            if high > low:
+                scale = MARGIN / (high - low)
+                for seat in range(players):
+                    pay[seat] += (scores[seat] - low) * scale
+            else:
+                half = MARGIN / 2
+                for seat in range(players):
+                    pay[seat] += half
+            return pay
+
+        return competitive
+
+    def team(result: Result) -> list[float]:
+        mean = max(0.0, sum(result.scores) / len(result.scores))
+        value = (1.0 - MARGIN) * bool(result.won) + MARGIN * mean / (1.0 + mean)
+        return [value] * players
+
+    return team
+
+
+class ISMCTSBot:
+    """Single-observer ISMCTS with a budget of iterations or of milliseconds a decision.
+
+    `rollout` is None for uniformly random rollouts, or a factory of the game's
+    heuristic bot: a fresh one each rollout, since a heuristic may remember its game
+    (Rage's planner keeps its plan), and a rollout is a game of its own.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        iterations: int | None = None,
+        millis: int | None = None,
+        rollout: Callable[[], Agent] | None = None,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        if (iterations is None) == (millis is None):
+            raise ValueError("give one budget: iterations or milliseconds")
+        self.name = name
+        self.iterations = iterations
+        self.millis = millis
+        self.rollout = rollout
+        self.exploration = exploration
+        self.last_iterations = 0
+        """Iterations the last searched decision ran (the benchmark reads it)."""
+
+    def choose(self, info: InfoSet) -> Action:
+        actions = info.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        rng = Rng(info.rng.next64())
+        root = self.search(info, rng)
+        kids = root.children.get(info.seat, {})
+        best, most = actions[0], -1
+        best_mean = -1.0
+        # The most visited action (the robust child); the better mean breaks a tie and
+        # the order of the legal actions a tie of both, so the choice is reproducible.
+        for action in actions:
+            child = kids.get(action)
+            if child is None:
+                continue
+            mean = child.reward / child.visits
+            if child.visits > most or (child.visits == most and mean > best_mean):
+                best, most, best_mean = action, child.visits, mean
+        return best
+
+    def search(self, info: InfoSet, rng: Rng) -> Node:
+        """Run the budget; returns the root, whose children hold the statistics."""
+        game = info.game
+        actor, legal, apply, result = game.actor, game.legal_actions, game.apply, game.result
+        below = rng.below
+        log, sqrt = math.log, math.sqrt
+        c = self.exploration
+        rollout = self.rollout
+        pay: Rewards | None = None
+        root = Node(info.seat)
+        limit = self.iterations
+        deadline = (
+            time.perf_counter() + self.millis / 1000.0 if self.millis is not None else None
+        )
+        done = 0
+        while True:
+            if limit is not None:
+                if done >= limit:
+                    break
+            elif deadline is not None and time.perf_counter() >= deadline:
+                break
+            done += 1
+            st = info.determinize(rng)
+            node = root
+            path = [root]
+            # Selection and expansion: down the tree while every action is known.
+            while (seat := actor(st)) is not None:
+                acts = legal(st)
+                if len(acts) == 1:
+                    apply(st, acts[0], False)
+                    continue
+                kids = node.children.get(seat)
+                if kids is None:
+                    kids = node.children[seat] = {}
+                untried = None
+                for a in acts:
+                    child = kids.get(a)
+                    if child is None:
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried is not None:
+                    a = untried[below(len(untried))] if len(untried) > 1 else untried[0]
+                    child = kids[a] = Node(seat)
+                    # Availability counts from the iterations in which this action
+                    # could be chosen: this one included.
+                    child.avail = 1
+                    apply(st, a, False)
+                    path.append(child)
+                    break
+                best_value = -1.0
+                chosen = acts[0]
+                for a in acts:
+                    child = kids[a]
+                    value = child.reward / child.visits + c * sqrt(
+                        log(child.avail) / child.visits
+                    )
+                    if value > best_value:
+                        best_value, chosen = value, a
+                node = kids[chosen]
+                apply(st, chosen, False)
+                path.append(node)
+            # Rollout to the end of the sampled game.
+            if rollout is None:
+                while actor(st) is not None:
+                    acts = legal(st)
+                    n = len(acts)
+                    apply(st, acts[below(n)] if n > 1 else acts[0], False)
+            else:
+                bot = rollout()
+                while (seat := actor(st)) is not None:
+                    acts = legal(st)
+                    if len(acts) == 1:
+                        apply(st, acts[0], False)
+                    else:
+                        apply(st, bot.choose(InfoSet(game, st, seat, rng)), False)
+            outcome = result(st)
+            assert outcome is not None
+            if pay is None:
+                pay = rewards_for(game, len(outcome.scores))
+            rewards = pay(outcome)
+            for n_ in path[1:]:
+                n_.visits += 1
+                n_.reward += rewards[n_.seat]
+        self.last_iterations = done
+        root.visits = done
+        return root
