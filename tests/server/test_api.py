@@ -59,7 +59,7 @@ def test_games_lists_hack_and_slash_with_its_bots_and_options(client: Any) -> No
     assert all(isinstance(o["description"], str) for o in hs["options"])
 
 
-def test_a_game_without_a_heuristic_offers_only_the_random_bot(
+def test_a_game_without_a_heuristic_offers_the_random_and_search_bots_only(
     client: Any, hidden_game: Any, tk: Any
 ) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()}

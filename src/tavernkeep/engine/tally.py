@@ -43,3 +43,15 @@ def tally_facts(
     for (seat, kind, name), n in tally.items():
         seats[seat][kind][name] = n
     return seats
+
+
+def counts_of(facts: Iterable[SeatTally]) -> dict[tuple[int, str, str], int]:
+    """`Result.facts["tally"]` back to (seat, kind, name) -> count, leaving out zeros:
+    the shape to compare with what a game's events say happened."""
+    return {
+        (seat, kind, name): n
+        for seat, kinds in enumerate(facts)
+        for kind, names in kinds.items()
+        for name, n in names.items()
+        if n
+    }

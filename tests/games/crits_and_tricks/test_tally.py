@@ -10,6 +10,7 @@ from collections import Counter
 
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import counts_of
 from tavernkeep.games.crits_and_tricks import GAME, CritsAndTricksState
 from tavernkeep.games.crits_and_tricks.content import SUITS
 
@@ -50,17 +51,6 @@ def counted_from_events(events: list[Event]) -> Counter[tuple[int, str, str]]:
     return counted
 
 
-def as_counter(tally: list[dict[str, dict[str, int]]]) -> Counter[tuple[int, str, str]]:
-    return Counter(
-        {
-            (seat, kind, name): n
-            for seat, kinds in enumerate(tally)
-            for kind, names in kinds.items()
-            for name, n in names.items()
-        }
-    )
-
-
 def test_the_tally_says_what_the_events_say() -> None:
     content = PACK.content
     names = (
@@ -78,28 +68,8 @@ def test_the_tally_says_what_the_events_say() -> None:
         tally = result.facts["tally"]
         assert len(tally) == players
         assert all(set(seat) == set(GAME.tally_kinds) for seat in tally)
-        counted = as_counter(tally)
+        counted = counts_of(tally)
         assert counted == counted_from_events(events), seed
         assert {name for (_, _, name) in counted} <= names
         seen.update(kind for (_, kind, _) in counted)
     assert set(seen) == set(GAME.tally_kinds)
-
-
-def test_games_without_events_count_the_same() -> None:
-    for seed in range(10):
-        with_events, _ = play(seed, 3)
-        without, _ = play(seed, 3, record=False)
-        assert without.tally == with_events.tally
-
-
-def test_a_clone_counts_on_its_own() -> None:
-    state = GAME.setup(GAME.make_config({"players": 3}), 5, PACK)
-    rng = Rng(5)
-    while not state.tally:
-        GAME.apply(state, rng.choice(GAME.legal_actions(state)))
-    before = state.tally.copy()
-    twin = GAME.clone(state)
-    while GAME.actor(twin) is not None:
-        GAME.apply(twin, rng.choice(GAME.legal_actions(twin)))
-    assert state.tally == before
-    assert sum(twin.tally.values()) > sum(before.values())

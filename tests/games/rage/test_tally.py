@@ -11,6 +11,7 @@ from collections import Counter
 
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.tally import counts_of
 from tavernkeep.games.rage import GAME, RageState
 
 GAMES = 300
@@ -51,17 +52,6 @@ def counted_from_events(state: RageState, events: list[Event]) -> Counter[tuple[
     return counted
 
 
-def as_counter(tally: list[dict[str, dict[str, int]]]) -> Counter[tuple[int, str, str]]:
-    return Counter(
-        {
-            (seat, kind, name): n
-            for seat, kinds in enumerate(tally)
-            for kind, names in kinds.items()
-            for name, n in names.items()
-        }
-    )
-
-
 def test_the_tally_says_what_the_events_say() -> None:
     content = PACK.content
     names = (
@@ -77,7 +67,7 @@ def test_the_tally_says_what_the_events_say() -> None:
         tally = result.facts["tally"]
         assert len(tally) == 1
         assert set(tally[0]) == set(GAME.tally_kinds)
-        counted = as_counter(tally)
+        counted = counts_of(tally)
         assert counted == counted_from_events(state, events), seed
         assert {name for (_, _, name) in counted} <= names
         # The tally agrees with the game's own ledger.
@@ -89,20 +79,3 @@ def test_the_tally_says_what_the_events_say() -> None:
         assert all(n == 1 for n in destroyed.values())  # a skeleton falls once
         seen.update(kind for (_, kind, _) in counted)
     assert set(seen) == set(GAME.tally_kinds)
-
-
-def test_games_without_events_count_the_same() -> None:
-    for seed in range(30):
-        with_events, _ = play(seed)
-        without, _ = play(seed, record=False)
-        assert without.tally == with_events.tally
-
-
-def test_a_clone_counts_on_its_own() -> None:
-    state = GAME.setup(GAME.make_config({}), 5, PACK)
-    rng = Rng(5)
-    twin = GAME.clone(state)
-    while GAME.actor(twin) is not None:
-        GAME.apply(twin, rng.choice(GAME.legal_actions(twin)))
-    assert not state.tally
-    assert twin.tally
