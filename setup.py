@@ -19,6 +19,7 @@ from setuptools import setup
 HOT_PATHS = [
     "src/tavernkeep/engine/rng.py",
     "src/tavernkeep/engine/match.py",
+    "src/tavernkeep/engine/tally.py",
     "src/tavernkeep/agents/random_bot.py",
     "src/tavernkeep/games/hack_and_slash/rules.py",
     "src/tavernkeep/games/here_to_slay/state.py",
