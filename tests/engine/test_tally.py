@@ -17,7 +17,7 @@ from tavernkeep.engine.tally import counts_of, tally_facts
 from tavernkeep.games import all_games, get_game
 
 GAMES = [game.name for game in all_games()]
-ROUNDS = {"hack-and-slash": 30, "rage": 30, "side-quest": 12, "crits-and-tricks": 6}
+ROUNDS = {"hack-and-slash": 30, "rage": 10, "side-quest": 12, "crits-and-tricks": 6}
 """Random games a test plays: Here to Slay's are long, Hack & Slash's and Rage's short."""
 
 
