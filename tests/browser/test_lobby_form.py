@@ -47,3 +47,27 @@ def test_two_players_turns_the_variant_on(server: Any, ui: Any) -> None:
     table_id = created.locator("h3 code").inner_text()
     summary = server.get(f"/api/tables/{table_id}")
     assert [s["agent"] for s in summary["seats"]] == ["human", "bot:heuristic"]
+
+
+def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, ui: Any) -> None:
+    # Rage's night comes from its map unless a turn limit is given: the empty field is
+    # the map's (58 turns in the Fallen Village), a number is the table's.
+    expect = ui.expect
+    page = ui.new_page(server.url("/?game=rage"))
+    limit = page.get_by_label("turn limit")
+    expect(limit).to_have_value("")
+    expect(limit).to_have_attribute("placeholder", "the game's own")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#created")).to_contain_text("is open")
+    expect(page.locator("#create-error")).to_be_hidden()
+    first = page.locator("#created h3 code").inner_text()
+
+    page.reload()
+    page.get_by_label("turn limit").fill("30")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#created h3 code")).not_to_have_text(first)
+    second = page.locator("#created h3 code").inner_text()
+
+    for table, night in ((first, 58), (second, 30)):
+        watch = ui.new_page(server.url(f"/table/{table}"))
+        expect(watch.locator("body")).to_contain_text(f"Turn 1 / {night}")

@@ -225,6 +225,8 @@ function optionRow(option) {
       id,
       step: option.type === "int" ? "1" : "any",
       value: option.default ?? "",
+      // No default: the game decides (Rage's night comes from its map) unless filled in.
+      placeholder: option.default === null ? "the game's own" : "",
       dataset: { option: option.name },
     });
   } else {
@@ -240,6 +242,8 @@ function readOptions(game) {
     const control = document.querySelector(`[data-option="${option.name}"]`);
     if (!control) continue;
     let value;
+    // A number left empty where the game has no fixed default is left to the game.
+    if (option.default === null && control.value.trim() === "") continue;
     if (option.type === "bool") value = control.checked;
     else if (option.type === "int") {
       if (!/^-?\d+$/.test(control.value.trim())) {
