@@ -22,7 +22,13 @@ from typing import Any
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.lab.rows import CELL, column_name
-from tavernkeep.lab.simulate import Batch, results_file, simulate_many, summarize
+from tavernkeep.lab.simulate import (
+    Batch,
+    progress_bar,
+    results_file,
+    simulate_many,
+    summarize,
+)
 
 GRID_BOT = "bot:heuristic"
 
@@ -53,25 +59,14 @@ def run_grid(
     out: Path | None = None,
     ray: str | None = None,
 ) -> dict[str, Any]:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     loaded = game.load_pack(pack)
     values = {name: game.grid_values(name, loaded.content) for name in axes}
     cells = [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*values.values())]
     grid_seed = random_seed() if seed is None else seed
-    err = Console(stderr=True)
     started = time.perf_counter()
     reported: list[dict[str, Any]] = []
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"{game.name}: playing", total=games * len(cells))
         batches = []
         for cell in cells:

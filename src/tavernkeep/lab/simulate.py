@@ -390,6 +390,24 @@ def length_summary(lengths: Counter[int]) -> dict[str, float]:
     }
 
 
+def progress_bar() -> Any:
+    """The bar `simulate`, its grids and `sweep` show on stderr while they play; nothing
+    when stderr is not a terminal, so piped output stays clean."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    err = Console(stderr=True)
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
 def run_simulation(
     game_name: str,
     seats: list[str],
@@ -404,8 +422,6 @@ def run_simulation(
 ) -> dict[str, Any]:
     """The command: simulate with a progress bar, then print a table or JSON; with `out`,
     every game's row also goes to that Parquet file."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     batch = Batch(
         game_name,
@@ -414,17 +430,8 @@ def run_simulation(
         str(pack) if pack is not None else None,
         random_seed() if seed is None else seed,
     )
-    err = Console(stderr=True)
     started = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"{game_name}: playing", total=games)
         with results_file(out, [batch], games) as rows:
             tally = simulate(batch, games, workers, lambda k: progress.advance(task, k), rows, ray)

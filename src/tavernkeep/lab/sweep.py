@@ -27,7 +27,13 @@ from tavernkeep.engine.errors import ConfigError, ContentError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
-from tavernkeep.lab.simulate import Batch, results_file, simulate_many, summarize
+from tavernkeep.lab.simulate import (
+    Batch,
+    progress_bar,
+    results_file,
+    simulate_many,
+    summarize,
+)
 
 SWEEP_COLUMN = "sweep_value"
 
@@ -284,24 +290,13 @@ def run_sweep(
     out: Path | None = None,
     ray: str | None = None,
 ) -> dict[str, Any]:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     game = get_game(game_name)
     param, texts = split_set(setting)
     batch_seed = random_seed() if seed is None else seed
     values, batches = sweep_batches(game, param, texts, seats, batch_seed, options, pack)
-    err = Console(stderr=True)
     started = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"{game.name}: sweeping {param}", total=games * len(batches))
         with results_file(out, batches, games, sweep=param) as rows:
             tallies = simulate_many(
