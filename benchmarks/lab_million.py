@@ -11,6 +11,11 @@ and prints one table: games/s of the simulation with its file, the time to write
 results file (the simulation with --out, and the same simulation without it, so the
 difference is what the rows cost), the time to write the report, and the sizes.
 
+It first times the hand-written Hack & Slash loop (`handwritten_hack_and_slash.py`) for
+a few seconds: this shared host's speed drifts by a factor of three or four from day to
+day, and the loop's games/s beside its usual figure (`USUAL_LOOP`) says how fast the
+machine was while the million games ran.
+
     python benchmarks/lab_million.py [--games N] [--workers W] [--folder DIR]
 """
 
@@ -23,10 +28,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from handwritten_hack_and_slash import games_per_second
 from tavernkeep.lab.report import write_report
 from tavernkeep.lab.simulate import Batch, results_file, simulate
 
 GOAL_SECONDS = 180.0
+USUAL_LOOP = 24_000
+"""The hand-written loop's games/s on one core of this machine on a good day (the
+throughput tables in README.md: 23,740 and 25,095)."""
 SEED = 20_261_203
 
 
@@ -45,6 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     games, workers = args.games, args.workers
     batch = Batch("hack-and-slash", ("bot:random",) * 4, {}, None, SEED)
+    loop, _ = games_per_second(5.0)
 
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.folder or Path(scratch)
@@ -72,6 +82,8 @@ def main() -> None:
             f"{SEED}; Python {platform.python_version()}, {os.cpu_count()} cores"
         )
         lines = [
+            ("hand-written loop, games/s", f"{loop:,.0f}"),
+            ("host speed (loop / usual)", f"{loop / USUAL_LOOP:.2f}x"),
             ("games simulated", f"{tally.games:,}"),
             ("simulate --out, wall s", f"{simulated:.1f}"),
             ("games/s (with the file)", f"{games / simulated:,.0f}"),

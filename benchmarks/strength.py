@@ -16,7 +16,10 @@ positions from random games (CPU time, `time.process_time`).
 Games are played by `tavernkeep.lab.simulate` (derived seeds, worker processes).
 
     python benchmarks/strength.py [--game NAME] [--iterations N] [--games N] [--workers W]
-        [--seed S] [--players P] [--rollout random|heuristic] [--against heuristic,random]
+        [--seed S] [--players P] [--rollout random|heuristic] [--pure]
+        [--against heuristic,random]
+
+`--pure` plays `bot:mcts:N:pure`: the search without the heuristic as its incumbent.
 """
 
 from __future__ import annotations
@@ -146,10 +149,10 @@ def positions(game: Game[Any, Any], players: int, wanted: int) -> list[tuple[Any
 
 
 def search_speed(
-    game: Game[Any, Any], players: int, iterations: int, rollout: str, count: int
+    game: Game[Any, Any], players: int, iterations: int, rollout: str, count: int, pure: bool
 ) -> tuple[float, float]:
     """(iterations per CPU second, ms a decision) of `search()` alone."""
-    bot = make_bot(f"bot:mcts:{iterations}:{rollout}", game)
+    bot = make_bot(f"bot:mcts:{iterations}:{rollout}" + (":pure" if pure else ""), game)
     assert isinstance(bot, ISMCTSBot)
     total = 0
     cpu = 0.0
@@ -168,16 +171,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="ISMCTS against the other bots.")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--iterations", type=int, default=1000, help="a decision (1000)")
-    parser.add_argument(
-        "--games", type=int, default=200, help="games against each opponent (200)"
-    )
+    parser.add_argument("--games", type=int, default=200, help="games against each opponent (200)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--players", type=int, help="seats (default: each game's own)")
     parser.add_argument("--rollout", choices=("random", "heuristic"), default="random")
     parser.add_argument(
-        "--against", default="heuristic,random", help="opponents, comma-separated"
+        "--pure", action="store_true", help="no incumbent: the search's own choice always"
     )
+    parser.add_argument("--against", default="heuristic,random", help="opponents, comma-separated")
     parser.add_argument(
         "--speed-positions", type=int, default=20, help="positions timed for iterations/s"
     )
@@ -192,7 +194,11 @@ def main() -> None:
         parser.error(f"no such game: {', '.join(args.game)}")
 
     console = Console(width=140)
-    spec = f"bot:mcts:{args.iterations}" + (":heuristic" if args.rollout == "heuristic" else "")
+    spec = (
+        f"bot:mcts:{args.iterations}"
+        + (":heuristic" if args.rollout == "heuristic" else "")
+        + (":pure" if args.pure else "")
+    )
     console.print(
         f"tavernkeep ISMCTS strength: {spec}; Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores, {args.workers} worker(s), "
@@ -232,7 +238,7 @@ def main() -> None:
     for game in chosen:
         players = args.players or default_players(game)
         rate, ms = search_speed(
-            game, players, args.iterations, args.rollout, args.speed_positions
+            game, players, args.iterations, args.rollout, args.speed_positions, args.pure
         )
         speed.add_row(game.name, str(players), args.rollout, f"{rate:,.0f}", f"{ms:,.0f}")
     console.print(speed)

@@ -11,6 +11,7 @@ from tavernkeep.agents import make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.cli import main
 from tavernkeep.engine.actions import Action
+from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
@@ -219,6 +220,8 @@ def test_heuristic_rollouts_finish_a_cooperative_game() -> None:
         ("bot:mcts:500:heuristic", (500, None)),
         ("bot:mcts:heuristic:500", (500, None)),
         ("bot:mcts:random", (1000, None)),
+        ("bot:mcts:pure:300", (300, None)),
+        ("bot:mcts:200ms:heuristic:pure", (None, 200)),
     ],
 )
 def test_seat_specs_name_a_budget_and_a_rollout(
@@ -228,6 +231,9 @@ def test_seat_specs_name_a_budget_and_a_rollout(
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iterations, bot.millis) == budget
     assert (bot.rollout is not None) == ("heuristic" in spec)
+    assert (bot.incumbent is None) == ("pure" in spec)
+    # Heuristic rollouts search the root's moves only (see ismcts's docstring).
+    assert bot.depth == (1 if "heuristic" in spec else None)
 
 
 @pytest.mark.parametrize(
@@ -238,6 +244,7 @@ def test_seat_specs_name_a_budget_and_a_rollout(
         ("bot:mcts:0ms", "a time budget is 1 to"),
         ("bot:mcts:5:7", "one budget, not two"),
         ("bot:mcts:random:heuristic", "one rollout, not two"),
+        ("bot:mcts:pure:5:pure", "'pure' is given twice"),
         ("bot:mcts:-5", "'-5' is neither a budget"),
         ("bot:mcts:5s", "'5s' is neither a budget"),
         ("bot:mtcs", "unknown seat 'bot:mtcs'"),
@@ -295,3 +302,57 @@ def test_a_time_budget_searches_until_its_time_is_up() -> None:
     assert action in game.legal_actions(state)
     # A budget of time, not of iterations: it ran as many as fitted (some, at least).
     assert bot.last_iterations > 1
+
+
+def last_turn_behind(game: Game[Any, Any]) -> Any:
+    """Hack & Slash, four players, the last turn of the game: Player 4 has 3 points,
+    Player 1 has 5 and more adventurers (so wins a tie). The row offers Goblin Toll Bridge
+    (2 points, 89% with a rescue), Arm-Wrestle the Blacksmith (3 points, 31%) and Rats in
+    the Cellar (1 point). Only the Blacksmith can still win."""
+    state = game.setup(game.make_config({"players": 4}), 5)
+    by_name = {card.name: index for index, card in enumerate(state.cards)}
+    state.row = [by_name[n] for n in ("Goblin Toll Bridge", "Arm-Wrestle the Blacksmith")]
+    state.row.append(by_name["Rats in the Cellar"])
+    state.pile = [c for c in state.pile if c not in state.row]
+    state.scores = [5, 1, 2, 3]
+    state.parties = [8, 4, 4, 5]
+    state.turns = [6, 6, 6, 5]
+    state.current = 3
+    state.round = 6
+    state.ending = "quests-exhausted"
+    state.stack = [Decision(3, "quest")]
+    return state
+
+
+def test_the_search_overrules_the_heuristic_when_only_a_long_shot_can_win() -> None:
+    game = get_game("hack-and-slash")
+    state = last_turn_behind(game)
+    goblin, blacksmith = Action("quest", 0), Action("quest", 1)
+    assert goblin in game.legal_actions(state) and blacksmith in game.legal_actions(state)
+    # The heuristic takes the best expected points: a tie it loses on adventurers.
+    heuristic = make_bot("bot:heuristic", game)
+    assert heuristic.choose(InfoSet(game, state, 3, Rng(1))) == goblin
+    for spec in ("bot:mcts:1000", "bot:mcts:300:heuristic"):
+        bot = make_bot(spec, game)
+        assert bot.choose(InfoSet(game, game.clone(state), 3, Rng(2))) == blacksmith, spec
+
+
+def test_the_heuristic_move_stands_until_the_search_is_sure_of_a_better_one() -> None:
+    """With three iterations nothing is sure: the search keeps the heuristic's move at
+    every decision, where the pure search (no incumbent) strays from it."""
+    game = get_game("hack-and-slash")
+    heuristic = make_bot("bot:heuristic", game)
+    kept = strayed = 0
+    for seed in range(6):
+        match = Match.start(game, [heuristic] * 4, seed=seed)
+        while (seat := game.actor(match.state)) is not None:
+            if len(game.legal_actions(match.state)) > 1:
+                proposal = heuristic.choose(InfoSet(game, match.state, seat, Rng(seed)))
+                guided = make_bot("bot:mcts:3", game)
+                pure = make_bot("bot:mcts:3:pure", game)
+                kept += guided.choose(InfoSet(game, match.state, seat, Rng(7))) == proposal
+                strayed += pure.choose(InfoSet(game, match.state, seat, Rng(7))) != proposal
+                kept -= 1
+            match.step()
+    assert kept == 0
+    assert strayed > 5

@@ -1,9 +1,11 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
 A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a search
-bot, `bot:mcts` with an optional budget and rollout in either order:
+bot, `bot:mcts` with an optional budget, rollout and `pure` in any order:
 `bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
-`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot). Games supply
+`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot),
+`bot:mcts:500:pure` (no incumbent: the search's own choice even where the game's
+heuristic proposes another and the search cannot tell them apart). Games supply
 their own heuristic (`Game.heuristic_agent`) because good play is game knowledge;
 everything else here is game-agnostic.
 """
@@ -60,7 +62,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     iterations: int | None = None
     millis: int | None = None
     rollout = "random"
-    budget_seen = rollout_seen = False
+    budget_seen = rollout_seen = pure = False
     for part in params.split(":") if params else []:
         budget = _BUDGET.match(part)
         if budget is not None:
@@ -85,29 +87,44 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                 raise SeatError(f"seat '{spec}': give one rollout, not two")
             rollout_seen = True
             rollout = part
+        elif part == "pure":
+            if pure:
+                raise SeatError(f"seat '{spec}': 'pure' is given twice")
+            pure = True
         else:
             raise SeatError(
-                f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms) "
-                "nor a rollout (random, heuristic)"
+                f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms), "
+                "a rollout (random, heuristic) nor 'pure'"
             )
     if millis is None and iterations is None:
         iterations = MCTS_ITERATIONS
-    factory: Callable[[], Agent] | None = None
-    if rollout == "heuristic":
-        if game.heuristic_agent() is None:
-            raise SeatError(
-                f"seat '{spec}': {game.title} has no heuristic bot to play rollouts"
-            )
+    heuristic: Callable[[], Agent] | None = None
+    if game.heuristic_agent() is not None:
 
         def fresh() -> Agent:
             agent = game.heuristic_agent()
             assert agent is not None
             return agent
 
-        factory = fresh
+        heuristic = fresh
+    if rollout == "heuristic" and heuristic is None:
+        raise SeatError(f"seat '{spec}': {game.title} has no heuristic bot to play rollouts")
     budget_text = f"{millis}ms" if millis is not None else str(iterations)
-    canonical = f"bot:mcts:{budget_text}" + (":heuristic" if factory is not None else "")
-    return ISMCTSBot(canonical, iterations=iterations, millis=millis, rollout=factory)
+    canonical = (
+        f"bot:mcts:{budget_text}"
+        + (":heuristic" if rollout == "heuristic" else "")
+        + (":pure" if pure else "")
+    )
+    return ISMCTSBot(
+        canonical,
+        iterations=iterations,
+        millis=millis,
+        rollout=heuristic if rollout == "heuristic" else None,
+        incumbent=None if pure else heuristic,
+        # Heuristic rollouts already play every seat's later moves: one level of tree
+        # (see ismcts's docstring, "Depth").
+        depth=1 if rollout == "heuristic" else None,
+    )
 
 
 def check_seat(spec: str, game: Game[Any, Any]) -> None:
