@@ -206,7 +206,7 @@ def test_every_game_finishes_with_a_search_seat(game: Game[Any, Any]) -> None:
 
 def test_heuristic_rollouts_finish_a_cooperative_game() -> None:
     game = get_game("side-quest")
-    match = Match.start(game, [make_bot("bot:mcts:3:heuristic", game)], seed=4)
+    match = Match.start(game, [make_bot("bot:mcts:1:heuristic", game)], seed=4)
     result = match.run()
     assert result.won is not None
 

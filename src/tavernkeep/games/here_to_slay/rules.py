@@ -47,6 +47,9 @@ from tavernkeep.games.here_to_slay.table import (
 
 __all__ = ["HereToSlay", "HereToSlayState"]
 
+_FACES: dict[int, tuple[Catalog, list[dict[str, Any]], list[dict[str, Any]]]] = {}
+"""The unchanging faces of each catalog's cards and Monsters (`HereToSlay._faces`)."""
+
 FACE_UP = 3
 """Monsters face up at the start (rulebook)."""
 
@@ -331,15 +334,16 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def view(self, state: HereToSlayState, seat: int | None) -> dict[str, Any]:
         cat = state.catalog
         cards = cat.cards
+        card_faces, monster_faces = self._faces(cat)
 
         def card(c: int) -> dict[str, Any]:
-            info = cards[c]
-            return {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
+            # A copy, so that a caller changing a view never changes the next one.
+            return dict(card_faces[c])
 
         def hero(h: int, owner: int) -> dict[str, Any]:
             item = state.equipped.get(h)
             return {
-                **card(h),
+                **card_faces[h],
                 "class": table.hero_class(state, h),
                 "printed_class": cards[h].hero_class,
                 "roll": cards[h].roll,
@@ -352,12 +356,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             }
 
         def monster(m: int) -> dict[str, Any]:
-            info = cat.monsters[m]
-            return {
-                **self._monster_json(info, m),
-                "punishes": ", then ".join(step_text(step) for step in info.punishment),
-                "draws": info.draw_on_slay,
-            }
+            face = monster_faces[m]
+            return {**face, "classes": list(face["classes"])}
 
         seats = []
         for s in range(state.players):
@@ -438,7 +438,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             "table": seats,
             # Each card being played, with who plays it.
             "playing": [
-                {**card(f.args[0]), "by": f.seat}
+                {**card_faces[f.args[0]], "by": f.seat}
                 for f in state.stack
                 if f.kind == "play" or f.kind == "cast"
             ],
@@ -469,6 +469,28 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             "winner": state.winner if state.winner != NONE else None,
             "result": result.to_json() if result else None,
         }
+
+    def _faces(self, cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """What a view shows of each card and Monster, which never changes: built once a
+        catalog (a view used to rebuild every Monster's punishment text each call)."""
+        known = _FACES.get(id(cat))
+        if known is not None and known[0] is cat:
+            return known[1], known[2]
+        cards = [
+            {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
+            for c, info in enumerate(cat.cards)
+        ]
+        monsters = [
+            {
+                **self._monster_json(info, m),
+                "punishes": ", then ".join(step_text(step) for step in info.punishment),
+                "draws": info.draw_on_slay,
+            }
+            for m, info in enumerate(cat.monsters)
+        ]
+        # Keyed by id and holding the catalog, so the id cannot be reused while cached.
+        _FACES[id(cat)] = (cat, cards, monsters)
+        return cards, monsters
 
     @staticmethod
     def _leader_json(state: HereToSlayState, leader: int) -> dict[str, Any]:
