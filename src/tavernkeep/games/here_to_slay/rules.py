@@ -47,9 +47,6 @@ from tavernkeep.games.here_to_slay.table import (
 
 __all__ = ["HereToSlay", "HereToSlayState"]
 
-_FACES: dict[int, tuple[Catalog, list[dict[str, Any]], list[dict[str, Any]]]] = {}
-"""The unchanging faces of each catalog's cards and Monsters (`HereToSlay._faces`)."""
-
 FACE_UP = 3
 """Monsters face up at the start (rulebook)."""
 
@@ -99,6 +96,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
     _catalog_of: tuple[HereToSlayPack, Catalog] | None = None
     """The last pack set up and its catalog: a batch sets up thousands of games on one."""
+    _faces_of: tuple[Catalog, list[dict[str, Any]], list[dict[str, Any]]] | None = None
+    """The last catalog viewed and its cards' and Monsters' faces (`_faces`)."""
 
     def load_pack(self, source: str | Path | None = None) -> Pack[HereToSlayPack]:
         return load(source)
@@ -473,7 +472,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def _faces(self, cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """What a view shows of each card and Monster, which never changes: built once a
         catalog (a view used to rebuild every Monster's punishment text each call)."""
-        known = _FACES.get(id(cat))
+        known = self._faces_of
         if known is not None and known[0] is cat:
             return known[1], known[2]
         cards = [
@@ -488,8 +487,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             }
             for m, info in enumerate(cat.monsters)
         ]
-        # Keyed by id and holding the catalog, so the id cannot be reused while cached.
-        _FACES[id(cat)] = (cat, cards, monsters)
+        # One catalog kept, as `catalog` keeps one: a server's tables on other packs
+        # only rebuild the faces, nothing grows.
+        self._faces_of = (cat, cards, monsters)
         return cards, monsters
 
     @staticmethod
