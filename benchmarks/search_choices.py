@@ -27,7 +27,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from tavernkeep.agents import make_bot
-from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.ismcts import ISMCTSBot, play_out
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import InfoSet, Match
@@ -52,13 +52,7 @@ def judged(game: Game[Any, Any], state: Any, seat: int, action: Action, judge: i
         game.apply(sample, action, False)
         bot = game.heuristic_agent()
         assert bot is not None
-        while (actor := game.actor(sample)) is not None:
-            actions = game.legal_actions(sample)
-            if len(actions) > 1:
-                choice = bot.choose(InfoSet(game, sample, actor, rng))
-            else:
-                choice = actions[0]
-            game.apply(sample, choice, False)
+        play_out(game, sample, bot, rng)
         result = game.result(sample)
         assert result is not None
         if seat in result.winners:

@@ -148,6 +148,17 @@ def rewards_for(game: Game[Any, Any], players: int) -> Rewards:
     return team
 
 
+def play_out(game: Game[Any, Any], state: Any, bot: Agent, rng: Rng) -> None:
+    """Play `state` to its end with `bot` in every seat (a forced move without asking)."""
+    actor, legal, apply = game.actor, game.legal_actions, game.apply
+    while (seat := actor(state)) is not None:
+        acts = legal(state)
+        if len(acts) == 1:
+            apply(state, acts[0], False)
+        else:
+            apply(state, bot.choose(InfoSet(game, state, seat, rng)), False)
+
+
 class ISMCTSBot:
     """Single-observer ISMCTS with a budget of iterations or of milliseconds a decision.
 
@@ -201,7 +212,7 @@ class ISMCTSBot:
             child = kids.get(action)
             if child is None:
                 continue
-            mean = child.reward / child.visits
+            mean = child.mean()
             if child.visits > most or (child.visits == most and mean > best_mean):
                 best, most, best_mean = action, child.visits, mean
         if favourite is None or favourite == best:
@@ -292,13 +303,7 @@ class ISMCTSBot:
                     n = len(acts)
                     apply(st, acts[below(n)] if n > 1 else acts[0], False)
             else:
-                bot = rollout()
-                while (seat := actor(st)) is not None:
-                    acts = legal(st)
-                    if len(acts) == 1:
-                        apply(st, acts[0], False)
-                    else:
-                        apply(st, bot.choose(InfoSet(game, st, seat, rng)), False)
+                play_out(game, st, rollout(), rng)
             outcome = result(st)
             assert outcome is not None
             if pay is None:
