@@ -16,10 +16,12 @@ positions from random games (CPU time, `time.process_time`).
 Games are played by `tavernkeep.lab.simulate` (derived seeds, worker processes).
 
     python benchmarks/strength.py [--game NAME] [--iterations N] [--games N] [--workers W]
-        [--seed S] [--players P] [--rollout random|heuristic] [--pure]
+        [--seed S] [--players P] [--rollout random|heuristic] [--pure] [--cut H]
         [--against heuristic,random]
 
 `--pure` plays `bot:mcts:N:pure`: the search without the heuristic as its incumbent.
+`--cut H` plays `bot:mcts:N:cutH` in the games that can evaluate a position: each
+rollout stops after H actions and the game's evaluation judges where it stands.
 """
 
 from __future__ import annotations
@@ -148,11 +150,22 @@ def positions(game: Game[Any, Any], players: int, wanted: int) -> list[tuple[Any
     return out
 
 
+def spec_for(game: Game[Any, Any], args: Any) -> str:
+    """The search bot's seat spec in `game` (a horizon only where the game can evaluate)."""
+    cut = args.cut is not None and game.evaluator() is not None
+    return (
+        f"bot:mcts:{args.iterations}"
+        + (":heuristic" if args.rollout == "heuristic" else "")
+        + (f":cut{args.cut}" if cut else "")
+        + (":pure" if args.pure else "")
+    )
+
+
 def search_speed(
-    game: Game[Any, Any], players: int, iterations: int, rollout: str, count: int, pure: bool
+    game: Game[Any, Any], players: int, spec: str, count: int
 ) -> tuple[float, float]:
     """(iterations per CPU second, ms a decision) of `search()` alone."""
-    bot = make_bot(f"bot:mcts:{iterations}:{rollout}" + (":pure" if pure else ""), game)
+    bot = make_bot(spec, game)
     assert isinstance(bot, ISMCTSBot)
     total = 0
     cpu = 0.0
@@ -179,6 +192,9 @@ def main() -> None:
     parser.add_argument(
         "--pure", action="store_true", help="no incumbent: the search's own choice always"
     )
+    parser.add_argument(
+        "--cut", type=int, metavar="H", help="cut rollouts after H actions where the game can"
+    )
     parser.add_argument("--against", default="heuristic,random", help="opponents, comma-separated")
     parser.add_argument(
         "--speed-positions", type=int, default=20, help="positions timed for iterations/s"
@@ -194,13 +210,9 @@ def main() -> None:
         parser.error(f"no such game: {', '.join(args.game)}")
 
     console = Console(width=140)
-    spec = (
-        f"bot:mcts:{args.iterations}"
-        + (":heuristic" if args.rollout == "heuristic" else "")
-        + (":pure" if args.pure else "")
-    )
+    specs = sorted({spec_for(game, args) for game in chosen})
     console.print(
-        f"tavernkeep ISMCTS strength: {spec}; Python {platform.python_version()}, "
+        f"tavernkeep ISMCTS strength: {', '.join(specs)}; Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores, {args.workers} worker(s), "
         f"seed {args.seed}"
     )
@@ -222,6 +234,7 @@ def main() -> None:
             if not game.min_players <= players <= game.max_players:
                 parser.error(f"{game.title} takes {game.players_text()} players")
             against = [o for o in opponents if o != "heuristic" or game.heuristic_agent()]
+            spec = spec_for(game, args)
             if game.kind == "competitive":
                 for opponent in against:
                     table.add_row(
@@ -233,14 +246,13 @@ def main() -> None:
         console.print(table)
 
     speed = Table(
-        "game", "players", "rollout", "iterations/s (one core)", "ms a decision", box=box.MARKDOWN
+        "game", "players", "search", "iterations/s (one core)", "ms a decision", box=box.MARKDOWN
     )
     for game in chosen:
         players = args.players or default_players(game)
-        rate, ms = search_speed(
-            game, players, args.iterations, args.rollout, args.speed_positions, args.pure
-        )
-        speed.add_row(game.name, str(players), args.rollout, f"{rate:,.0f}", f"{ms:,.0f}")
+        spec = spec_for(game, args)
+        rate, ms = search_speed(game, players, spec, args.speed_positions)
+        speed.add_row(game.name, str(players), spec, f"{rate:,.0f}", f"{ms:,.0f}")
     console.print(speed)
 
 

@@ -29,6 +29,7 @@ class Watched(Game[Any, Any]):
         self.kind = inner.kind  # type: ignore[misc]
         self.touched: list[Any] = []
         self.samples: list[Any] = []
+        self.judged = 0
 
     def load_pack(self, source: Any = None) -> Any:
         return self.inner.load_pack(source)
@@ -78,6 +79,18 @@ class Watched(Game[Any, Any]):
 
     def heuristic_agent(self) -> Any:
         return self.inner.heuristic_agent()
+
+    def evaluator(self) -> Any:
+        judge = self.inner.evaluator()
+        if judge is None:
+            return None
+
+        def noted(state: Any) -> list[float]:
+            self.touched.append(state)
+            self.judged += 1
+            return judge(state)
+
+        return noted
 
 
 class Door(InfoSet):
@@ -162,6 +175,18 @@ def test_the_search_never_touches_the_true_state_in_hack_and_slash() -> None:
     assert all(s.rng != state.rng for s in watched.samples)
 
 
+def test_a_search_cut_at_a_horizon_judges_samples_only() -> None:
+    game, state = midgame("here-to-slay", 2, seed=7, actions=30)
+    before = game.clone(state)
+    watched = searched(game, state, "bot:mcts:40:cut5")
+    assert len(watched.samples) == 40
+    # A random game of Here to Slay runs for hundreds of actions: cut after 5, nearly
+    # every rollout ends in the game's evaluation, and only ever of a sample.
+    assert 30 <= watched.judged <= 40
+    assert all(s is not state for s in watched.touched)
+    assert game.view(state, None) == game.view(before, None)
+
+
 def test_the_same_seed_plays_the_same_game() -> None:
     game = get_game("hack-and-slash")
 
@@ -222,18 +247,23 @@ def test_heuristic_rollouts_finish_a_cooperative_game() -> None:
         ("bot:mcts:random", (1000, None)),
         ("bot:mcts:pure:300", (300, None)),
         ("bot:mcts:200ms:heuristic:pure", (None, 200)),
+        ("bot:mcts:cut20:500", (500, None)),
     ],
 )
 def test_seat_specs_name_a_budget_and_a_rollout(
     spec: str, budget: tuple[int | None, int | None]
 ) -> None:
-    bot = make_bot(spec, get_game("hack-and-slash"))
+    # Here to Slay has both a heuristic bot and an evaluation to cut rollouts with.
+    bot = make_bot(spec, get_game("here-to-slay"))
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iterations, bot.millis) == budget
     assert (bot.rollout is not None) == ("heuristic" in spec)
     assert (bot.incumbent is None) == ("pure" in spec)
     # Heuristic rollouts search the root's moves only (see ismcts's docstring).
     assert bot.depth == (1 if "heuristic" in spec else None)
+    assert bot.horizon == (20 if "cut20" in spec else None)
+    # The canonical name a table shows keeps every part that changes the play.
+    assert ("cut20" in bot.name) == ("cut20" in spec)
 
 
 @pytest.mark.parametrize(
@@ -249,12 +279,23 @@ def test_seat_specs_name_a_budget_and_a_rollout(
         ("bot:mcts:5s", "'5s' is neither a budget"),
         ("bot:mtcs", "unknown seat 'bot:mtcs'"),
         ("bot:random:5", "takes no parameters"),
+        ("bot:mcts:cut0", "a horizon is 1 to"),
+        ("bot:mcts:cut5:cut6", "one horizon, not two"),
+        ("bot:mcts:cut", "'cut' is neither a budget"),
     ],
 )
 def test_bad_seat_specs_are_one_clear_error(spec: str, says: str) -> None:
     with pytest.raises(SeatError) as caught:
-        make_bot(spec, get_game("hack-and-slash"))
+        make_bot(spec, get_game("here-to-slay"))
     assert says in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_horizon_needs_a_game_that_can_evaluate_a_position() -> None:
+    # Hack & Slash's rollouts are short enough to play out: it offers no evaluation.
+    with pytest.raises(SeatError) as caught:
+        make_bot("bot:mcts:500:cut20", get_game("hack-and-slash"))
+    assert "Hack & Slash cannot evaluate a position" in str(caught.value)
     assert "\n" not in str(caught.value)
 
 

@@ -4,8 +4,10 @@ A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a
 bot, `bot:mcts` with an optional budget, rollout and `pure` in any order:
 `bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
 `bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot),
-`bot:mcts:500:pure` (no incumbent: the search's own choice even where the game's
-heuristic proposes another and the search cannot tell them apart). Games supply
+`bot:mcts:500:cut20` (each rollout cut after 20 actions and the position judged by
+the game's `evaluator`, where the game has one), `bot:mcts:500:pure` (no incumbent: the
+search's own choice even where the game's heuristic proposes another and the search
+cannot tell them apart). Games supply
 their own heuristic (`Game.heuristic_agent`) because good play is game knowledge;
 everything else here is game-agnostic.
 """
@@ -36,6 +38,8 @@ MAX_MILLIS = 600_000
 ROLLOUTS = ("random", "heuristic")
 
 _BUDGET = re.compile(r"(\d+)(ms)?\Z")
+_CUT = re.compile(r"cut(\d+)\Z")
+MAX_HORIZON = 100_000
 
 
 def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
@@ -62,6 +66,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     iterations: int | None = None
     millis: int | None = None
     rollout = "random"
+    horizon: int | None = None
     budget_seen = rollout_seen = pure = False
     for part in params.split(":") if params else []:
         budget = _BUDGET.match(part)
@@ -87,6 +92,19 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                 raise SeatError(f"seat '{spec}': give one rollout, not two")
             rollout_seen = True
             rollout = part
+        elif (cut := _CUT.match(part)) is not None:
+            if horizon is not None:
+                raise SeatError(f"seat '{spec}': give one horizon, not two")
+            horizon = int(cut.group(1))
+            if not 1 <= horizon <= MAX_HORIZON:
+                raise SeatError(
+                    f"seat '{spec}': a horizon is 1 to {MAX_HORIZON:,} actions, not {horizon}"
+                )
+            if game.evaluator() is None:
+                raise SeatError(
+                    f"seat '{spec}': {game.title} cannot evaluate a position to cut "
+                    "rollouts at"
+                )
         elif part == "pure":
             if pure:
                 raise SeatError(f"seat '{spec}': 'pure' is given twice")
@@ -94,7 +112,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
         else:
             raise SeatError(
                 f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms), "
-                "a rollout (random, heuristic) nor 'pure'"
+                "a rollout (random, heuristic), a horizon (cut20) nor 'pure'"
             )
     if millis is None and iterations is None:
         iterations = MCTS_ITERATIONS
@@ -113,6 +131,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     canonical = (
         f"bot:mcts:{budget_text}"
         + (":heuristic" if rollout == "heuristic" else "")
+        + (f":cut{horizon}" if horizon is not None else "")
         + (":pure" if pure else "")
     )
     return ISMCTSBot(
@@ -124,6 +143,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
         # Heuristic rollouts already play every seat's later moves: one level of tree
         # (see ismcts's docstring, "Depth").
         depth=1 if rollout == "heuristic" else None,
+        horizon=horizon,
     )
 
 

@@ -50,6 +50,13 @@ incumbent and a full tree disagreed 9 times, 4 of them worse (+0.40 in all).
 With random rollouts the tree goes as deep as the iterations take it, since the tree is
 all that plays better than random.
 
+**Horizon.** A random game of Here to Slay runs for hundreds of actions, and most of a
+thousand full rollouts' time goes on turns far from the decision. With a horizon
+(`bot:mcts:...:cutN`) each rollout stops after N actions and the game's evaluation
+(`Game.evaluator`: each seat's chance of winning from there, fitted on games between
+heuristic bots) is backed up in place of a result. A game without an evaluation plays
+every rollout to its end.
+
 A decision with a single legal action is answered at once, and forced moves inside the
 search (a lone pass) are played through without a node of their own. The search stream
 is drawn from the seat's own `info.rng`, so a seeded match with an iteration budget
@@ -148,15 +155,20 @@ def rewards_for(game: Game[Any, Any], players: int) -> Rewards:
     return team
 
 
-def play_out(game: Game[Any, Any], state: Any, bot: Agent, rng: Rng) -> None:
-    """Play `state` to its end with `bot` in every seat (a forced move without asking)."""
+def play_out(
+    game: Game[Any, Any], state: Any, bot: Agent, rng: Rng, actions: int = -1
+) -> None:
+    """Play `state` with `bot` in every seat (a forced move without asking): to its end,
+    or for at most `actions` actions when that is not negative."""
     actor, legal, apply = game.actor, game.legal_actions, game.apply
-    while (seat := actor(state)) is not None:
+    # Counting down from -1 never reaches 0: no limit.
+    while actions and (seat := actor(state)) is not None:
         acts = legal(state)
         if len(acts) == 1:
             apply(state, acts[0], False)
         else:
             apply(state, bot.choose(InfoSet(game, state, seat, rng)), False)
+        actions -= 1
 
 
 class ISMCTSBot:
@@ -167,7 +179,8 @@ class ISMCTSBot:
     (Rage's planner keeps its plan), and a rollout is a game of its own. `incumbent`
     is a factory of the bot whose move the search must beat to replace, `confidence` by
     how many standard errors, and `depth` how many levels of actions the tree may hold
-    (None: no limit).
+    (None: no limit). `horizon` cuts each rollout after that many actions and asks the
+    game's `evaluate` what the position is worth (None: rollouts play to the end).
     """
 
     def __init__(
@@ -180,6 +193,7 @@ class ISMCTSBot:
         incumbent: Callable[[], Agent] | None = None,
         confidence: float = CONFIDENCE,
         depth: int | None = None,
+        horizon: int | None = None,
     ) -> None:
         if (iterations is None) == (millis is None):
             raise ValueError("give one budget: iterations or milliseconds")
@@ -191,6 +205,7 @@ class ISMCTSBot:
         self.incumbent = incumbent
         self.confidence = confidence
         self.depth = depth
+        self.horizon = horizon
         self.last_iterations = 0
         """Iterations the last searched decision ran (the benchmark reads it)."""
 
@@ -232,6 +247,9 @@ class ISMCTSBot:
         """Run the budget; returns the root, whose children hold the statistics."""
         game = info.game
         actor, legal, apply, result = game.actor, game.legal_actions, game.apply, game.result
+        evaluate = game.evaluator() if self.horizon is not None else None
+        if self.horizon is not None and evaluate is None:
+            raise ValueError(f"{game.title} cannot evaluate a position: no horizon")
         below = rng.below
         log, sqrt = math.log, math.sqrt
         c = self.exploration
@@ -239,6 +257,7 @@ class ISMCTSBot:
         pay: Rewards | None = None
         root = Node(info.seat)
         depth = self.depth if self.depth is not None else 1 << 30
+        horizon = self.horizon if self.horizon is not None else -1
         limit = self.iterations
         deadline = (
             time.perf_counter() + self.millis / 1000.0 if self.millis is not None else None
@@ -296,19 +315,26 @@ class ISMCTSBot:
                 node = kids[chosen]
                 apply(st, chosen, False)
                 path.append(node)
-            # Rollout to the end of the sampled game.
+            # Rollout: to the end of the sampled game, or `horizon` actions (counting
+            # down from -1 never reaches 0).
             if rollout is None:
-                while actor(st) is not None:
+                left = horizon
+                while left and actor(st) is not None:
                     acts = legal(st)
                     n = len(acts)
                     apply(st, acts[below(n)] if n > 1 else acts[0], False)
+                    left -= 1
             else:
-                play_out(game, st, rollout(), rng)
+                play_out(game, st, rollout(), rng, horizon)
             outcome = result(st)
-            assert outcome is not None
-            if pay is None:
-                pay = rewards_for(game, len(outcome.scores))
-            rewards = pay(outcome)
+            if outcome is not None:
+                if pay is None:
+                    pay = rewards_for(game, len(outcome.scores))
+                rewards = pay(outcome)
+            else:
+                # Cut at the horizon: the game's own estimate of the position.
+                assert evaluate is not None
+                rewards = evaluate(st)
             if len(path) > 1:
                 first = path[1]
                 first.square += rewards[first.seat] ** 2

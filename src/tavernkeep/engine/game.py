@@ -9,7 +9,7 @@ compares and replays.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, get_args
@@ -206,6 +206,14 @@ class Game(ABC, Generic[S, C]):
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""
+        return None
+
+    def evaluator(self) -> Callable[[S], list[float]] | None:
+        """The game's estimate of an unfinished position, if it has one: a function of a
+        full state giving each seat's expected reward in [0, 1], in the currency of the
+        search (`agents/ismcts.py`): a competitive seat's chance of winning, a team's
+        chance of its victory in every seat. A search cut short at a horizon
+        (`bot:mcts:...:cutN`) asks it instead of playing the rollout to the end."""
         return None
 
     # -- helpers every front-end uses ------------------------------------------------

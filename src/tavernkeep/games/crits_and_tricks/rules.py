@@ -9,6 +9,7 @@ leaves open is in RULES.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,7 +21,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
-from tavernkeep.games.crits_and_tricks import tricks
+from tavernkeep.games.crits_and_tricks import evaluation, tricks
 from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
 from tavernkeep.games.crits_and_tricks.content import (
     MERCENARIES,
@@ -115,6 +116,9 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
+
+    def evaluator(self) -> Callable[[CritsAndTricksState], list[float]]:
+        return evaluation.chances
 
     # -- setup ---------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ The readings the rulebook leaves open are in RULES.md, not here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,7 +21,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
-from tavernkeep.games.here_to_slay import effects, rolls, table, turn
+from tavernkeep.games.here_to_slay import effects, evaluation, rolls, table, turn
 from tavernkeep.games.here_to_slay.cards import Catalog, build
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
 from tavernkeep.games.here_to_slay.content import (
@@ -145,6 +146,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
     def heuristic_agent(self) -> HeuristicBot:
         return HeuristicBot()
+
+    def evaluator(self) -> Callable[[HereToSlayState], list[float]]:
+        return evaluation.chances
 
     # -- setup ---------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ The readings the rulebook leaves open are in RULES.md, not here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,6 +18,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
+from tavernkeep.games.rage import evaluation
 from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.content import RageMap, load
 from tavernkeep.games.rage.heuristic import PlannerBot
@@ -142,6 +144,9 @@ class Rage(Game[RageState, RageConfig]):
 
     def heuristic_agent(self) -> PlannerBot:
         return PlannerBot()
+
+    def evaluator(self) -> Callable[[RageState], list[float]]:
+        return evaluation.chances
 
     def load_pack(self, source: str | Path | None = None) -> Pack[RageMap]:
         return load(source)

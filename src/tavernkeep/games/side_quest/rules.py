@@ -14,6 +14,7 @@ RULES.md, not here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -26,6 +27,7 @@ from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.match import Agent
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import tally_facts
+from tavernkeep.games.side_quest import evaluation
 from tavernkeep.games.side_quest.cards import (
     LOOT_KINDS,
     card_name,
@@ -106,6 +108,9 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
     def heuristic_agent(self) -> Agent:
         return TeamBot()
+
+    def evaluator(self) -> Callable[[SideQuestState], list[float]]:
+        return evaluation.chances
 
     def load_pack(self, source: str | Path | None = None) -> Pack[SideQuestPack]:
         return load(source)
