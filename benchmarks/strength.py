@@ -20,8 +20,10 @@ Games are played by `tavernkeep.lab.simulate` (derived seeds, worker processes).
         [--against heuristic,random]
 
 `--pure` plays `bot:mcts:N:pure`: the search without the heuristic as its incumbent.
-`--cut H` plays `bot:mcts:N:cutH` in the games that can evaluate a position: each
-rollout stops after H actions and the game's evaluation judges where it stands.
+In the games that can evaluate a position the search cuts its rollouts after 20 actions
+and backs up the game's evaluation of where they stopped (`bot:mcts:N:cut20`, the
+default); `--cut H` cuts them after H actions, `--cut full` plays them to the end.
+Tables name each bot by its full spec.
 """
 
 from __future__ import annotations
@@ -151,14 +153,15 @@ def positions(game: Game[Any, Any], players: int, wanted: int) -> list[tuple[Any
 
 
 def spec_for(game: Game[Any, Any], args: Any) -> str:
-    """The search bot's seat spec in `game` (a horizon only where the game can evaluate)."""
+    """The search bot's full seat spec in `game` (a horizon only where it can evaluate)."""
     cut = args.cut is not None and game.evaluator() is not None
-    return (
+    spec = (
         f"bot:mcts:{args.iterations}"
         + (":heuristic" if args.rollout == "heuristic" else "")
-        + (f":cut{args.cut}" if cut else "")
+        + (f":{'full' if args.cut == 'full' else 'cut' + args.cut}" if cut else "")
         + (":pure" if args.pure else "")
     )
+    return make_bot(spec, game).name
 
 
 def search_speed(
@@ -193,7 +196,9 @@ def main() -> None:
         "--pure", action="store_true", help="no incumbent: the search's own choice always"
     )
     parser.add_argument(
-        "--cut", type=int, metavar="H", help="cut rollouts after H actions where the game can"
+        "--cut",
+        metavar="H",
+        help="cut rollouts after H actions where the game can evaluate ('full': never)",
     )
     parser.add_argument("--against", default="heuristic,random", help="opponents, comma-separated")
     parser.add_argument(
@@ -201,6 +206,8 @@ def main() -> None:
     )
     parser.add_argument("--no-games", action="store_true", help="only the speed table")
     args = parser.parse_args()
+    if args.cut is not None and args.cut != "full" and not args.cut.isdigit():
+        parser.error(f"--cut: '{args.cut}' is neither a number of actions nor 'full'")
     opponents = [o for o in args.against.split(",") if o]
     for o in opponents:
         if o not in ("heuristic", "random"):

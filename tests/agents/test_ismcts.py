@@ -247,7 +247,8 @@ def test_heuristic_rollouts_finish_a_cooperative_game() -> None:
         ("bot:mcts:random", (1000, None)),
         ("bot:mcts:pure:300", (300, None)),
         ("bot:mcts:200ms:heuristic:pure", (None, 200)),
-        ("bot:mcts:cut20:500", (500, None)),
+        ("bot:mcts:cut40:500", (500, None)),
+        ("bot:mcts:full:500", (500, None)),
     ],
 )
 def test_seat_specs_name_a_budget_and_a_rollout(
@@ -261,9 +262,23 @@ def test_seat_specs_name_a_budget_and_a_rollout(
     assert (bot.incumbent is None) == ("pure" in spec)
     # Heuristic rollouts search the root's moves only (see ismcts's docstring).
     assert bot.depth == (1 if "heuristic" in spec else None)
-    assert bot.horizon == (20 if "cut20" in spec else None)
-    # The canonical name a table shows keeps every part that changes the play.
-    assert ("cut20" in bot.name) == ("cut20" in spec)
+    # Here to Slay can evaluate a position: rollouts are cut unless `full` is asked for.
+    assert bot.horizon == (40 if "cut40" in spec else None if "full" in spec else 20)
+    # The canonical name a table shows says every part that changes the play, and
+    # reads back as the same bot.
+    again = make_bot(bot.name, get_game("here-to-slay"))
+    assert isinstance(again, ISMCTSBot)
+    assert again.name == bot.name
+    assert (again.horizon, again.incumbent is None, again.depth) == (
+        bot.horizon,
+        bot.incumbent is None,
+        bot.depth,
+    )
+    # A game that cannot evaluate plays every rollout to its end.
+    if "cut40" not in spec:
+        plain = make_bot(spec, get_game("hack-and-slash"))
+        assert isinstance(plain, ISMCTSBot)
+        assert plain.horizon is None and "full" not in plain.name
 
 
 @pytest.mark.parametrize(
@@ -281,6 +296,7 @@ def test_seat_specs_name_a_budget_and_a_rollout(
         ("bot:random:5", "takes no parameters"),
         ("bot:mcts:cut0", "a horizon is 1 to"),
         ("bot:mcts:cut5:cut6", "one horizon, not two"),
+        ("bot:mcts:full:cut6", "one horizon, not two"),
         ("bot:mcts:cut", "'cut' is neither a budget"),
     ],
 )

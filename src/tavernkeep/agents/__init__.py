@@ -1,11 +1,12 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
 A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a search
-bot, `bot:mcts` with an optional budget, rollout and `pure` in any order:
+bot, `bot:mcts` with an optional budget, rollout, horizon and `pure` in any order:
 `bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
 `bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot),
-`bot:mcts:500:cut20` (each rollout cut after 20 actions and the position judged by
-the game's `evaluator`, where the game has one), `bot:mcts:500:pure` (no incumbent: the
+`bot:mcts:500:cut40` (each rollout cut after 40 actions and the position judged by
+the game's `evaluator`; where a game has one, `DEFAULT_HORIZON` is the default and
+`full` plays every rollout to its end), `bot:mcts:500:pure` (no incumbent: the
 search's own choice even where the game's heuristic proposes another and the search
 cannot tell them apart). Games supply
 their own heuristic (`Game.heuristic_agent`) because good play is game knowledge;
@@ -40,6 +41,12 @@ ROLLOUTS = ("random", "heuristic")
 _BUDGET = re.compile(r"(\d+)(ms)?\Z")
 _CUT = re.compile(r"cut(\d+)\Z")
 MAX_HORIZON = 100_000
+DEFAULT_HORIZON = 20
+"""Actions a rollout plays before the game's evaluation judges it, where the game has
+one: a few turns, about two tricks of Crits & Tricks. A full random rollout of Here to
+Slay runs for hundreds of actions that say little about the decision, and one of Side
+Quest or Rage almost never wins, so its result says nothing at all (see
+benchmarks/README.md, "Search strength")."""
 
 
 def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
@@ -67,7 +74,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     millis: int | None = None
     rollout = "random"
     horizon: int | None = None
-    budget_seen = rollout_seen = pure = False
+    budget_seen = rollout_seen = pure = full = False
     for part in params.split(":") if params else []:
         budget = _BUDGET.match(part)
         if budget is not None:
@@ -93,7 +100,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
             rollout_seen = True
             rollout = part
         elif (cut := _CUT.match(part)) is not None:
-            if horizon is not None:
+            if horizon is not None or full:
                 raise SeatError(f"seat '{spec}': give one horizon, not two")
             horizon = int(cut.group(1))
             if not 1 <= horizon <= MAX_HORIZON:
@@ -105,6 +112,10 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                     f"seat '{spec}': {game.title} cannot evaluate a position to cut "
                     "rollouts at"
                 )
+        elif part == "full":
+            if horizon is not None or full:
+                raise SeatError(f"seat '{spec}': give one horizon, not two")
+            full = True
         elif part == "pure":
             if pure:
                 raise SeatError(f"seat '{spec}': 'pure' is given twice")
@@ -112,10 +123,13 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
         else:
             raise SeatError(
                 f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms), "
-                "a rollout (random, heuristic), a horizon (cut20) nor 'pure'"
+                "a rollout (random, heuristic), a horizon (cut20, full) nor 'pure'"
             )
     if millis is None and iterations is None:
         iterations = MCTS_ITERATIONS
+    judges = game.evaluator() is not None
+    if horizon is None and not full and judges:
+        horizon = DEFAULT_HORIZON
     heuristic: Callable[[], Agent] | None = None
     if game.heuristic_agent() is not None:
 
@@ -132,6 +146,8 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
         f"bot:mcts:{budget_text}"
         + (":heuristic" if rollout == "heuristic" else "")
         + (f":cut{horizon}" if horizon is not None else "")
+        # Where the default would cut, the name says it does not, so it reads back alike.
+        + (":full" if full and judges else "")
         + (":pure" if pure else "")
     )
     return ISMCTSBot(

@@ -180,7 +180,7 @@ class ISMCTSBot:
     is a factory of the bot whose move the search must beat to replace, `confidence` by
     how many standard errors, and `depth` how many levels of actions the tree may hold
     (None: no limit). `horizon` cuts each rollout after that many actions and asks the
-    game's `evaluate` what the position is worth (None: rollouts play to the end).
+    game's `evaluator` what the position is worth (None: rollouts play to the end).
     """
 
     def __init__(
