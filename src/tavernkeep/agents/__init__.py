@@ -8,9 +8,9 @@ bot, `bot:mcts` with an optional budget, rollout, horizon and `pure` in any orde
 the game's `evaluator`; where a game has one, `DEFAULT_HORIZON` is the default and
 `full` plays every rollout to its end), `bot:mcts:500:pure` (no incumbent: the
 search's own choice even where the game's heuristic proposes another and the search
-cannot tell them apart). Games supply
-their own heuristic (`Game.heuristic_agent`) because good play is game knowledge;
-everything else here is game-agnostic.
+cannot tell them apart). Games supply their own heuristic (`Game.heuristic_agent`) and
+evaluation (`Game.evaluator`) because good play is game knowledge; everything else here
+is game-agnostic.
 """
 
 from __future__ import annotations

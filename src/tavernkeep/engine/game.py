@@ -213,7 +213,8 @@ class Game(ABC, Generic[S, C]):
         full state giving each seat's expected reward in [0, 1], in the currency of the
         search (`agents/ismcts.py`): a competitive seat's chance of winning, a team's
         chance of its victory in every seat. A search cut short at a horizon
-        (`bot:mcts:...:cutN`) asks it instead of playing the rollout to the end."""
+        (`bot:mcts`, `bot:mcts:...:cutN`) asks it instead of playing the rollout to the
+        end; a game without one has every rollout played out."""
         return None
 
     # -- helpers every front-end uses ------------------------------------------------
