@@ -42,6 +42,7 @@ from rich.table import Table
 from tavernkeep.agents import make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.rng import Rng, derive_seed
@@ -217,7 +218,10 @@ def main() -> None:
         parser.error(f"no such game: {', '.join(args.game)}")
 
     console = Console(width=140)
-    specs = sorted({spec_for(game, args) for game in chosen})
+    try:
+        specs = sorted({spec_for(game, args) for game in chosen})
+    except SeatError as exc:
+        parser.error(str(exc))
     console.print(
         f"tavernkeep ISMCTS strength: {', '.join(specs)}; Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores, {args.workers} worker(s), "
