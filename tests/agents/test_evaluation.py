@@ -6,6 +6,7 @@ would say the position is better."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -57,11 +58,17 @@ def test_an_evaluation_is_a_chance_for_every_seat(game: Game[Any, Any]) -> None:
             assert len(set(chances)) == 1
 
 
-def test_loot_ahead_is_a_better_chance_in_crits_and_tricks() -> None:
-    game = get_game("crits-and-tricks")
+def new_game(name: str, players: int) -> tuple[Game[Any, Any], Callable[[Any], list[float]], Any]:
+    """A game, its evaluation and a fresh table of `players` (seed 1)."""
+    game = get_game(name)
     judge = game.evaluator()
     assert judge is not None
-    state = game.setup(game.make_config({"players": 3}), 1)
+    options = {"players": players} if players > 1 else {}
+    return game, judge, game.setup(game.make_config(options), 1)
+
+
+def test_loot_ahead_is_a_better_chance_in_crits_and_tricks() -> None:
+    _, judge, state = new_game("crits-and-tricks", 3)
     assert judge(state) == pytest.approx([1 / 3] * 3)
     state.loot[1] = 4
     early = judge(state)
@@ -72,20 +79,14 @@ def test_loot_ahead_is_a_better_chance_in_crits_and_tricks() -> None:
 
 
 def test_a_slain_monster_is_a_better_chance_in_here_to_slay() -> None:
-    game = get_game("here-to-slay")
-    judge = game.evaluator()
-    assert judge is not None
-    state = game.setup(game.make_config({"players": 2}), 1)
+    _, judge, state = new_game("here-to-slay", 2)
     even = judge(state)
     state.slain[0].append(state.monster_deck.pop())
     assert judge(state)[0] > even[0]
 
 
 def test_food_and_health_are_a_better_chance_in_rage() -> None:
-    game = get_game("rage")
-    judge = game.evaluator()
-    assert judge is not None
-    state = game.setup(game.make_config({}), 1)
+    game, judge, state = new_game("rage", 1)
     start = judge(state)[0]
     fed = game.clone(state)
     fed.bag = 10
@@ -96,10 +97,7 @@ def test_food_and_health_are_a_better_chance_in_rage() -> None:
 
 
 def test_a_wounded_hero_is_a_worse_chance_in_side_quest() -> None:
-    game = get_game("side-quest")
-    judge = game.evaluator()
-    assert judge is not None
-    state = game.setup(game.make_config({"players": 2}), 1)
+    _, judge, state = new_game("side-quest", 2)
     start = judge(state)
     state.health[1] = 1
     assert judge(state)[0] < start[0]

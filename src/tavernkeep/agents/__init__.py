@@ -74,6 +74,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     millis: int | None = None
     rollout = "random"
     horizon: int | None = None
+    judges = game.evaluator() is not None
     budget_seen = rollout_seen = pure = full = False
     for part in params.split(":") if params else []:
         budget = _BUDGET.match(part)
@@ -107,7 +108,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                 raise SeatError(
                     f"seat '{spec}': a horizon is 1 to {MAX_HORIZON:,} actions, not {horizon}"
                 )
-            if game.evaluator() is None:
+            if not judges:
                 raise SeatError(
                     f"seat '{spec}': {game.title} cannot evaluate a position to cut "
                     "rollouts at"
@@ -127,7 +128,6 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
             )
     if millis is None and iterations is None:
         iterations = MCTS_ITERATIONS
-    judges = game.evaluator() is not None
     if horizon is None and not full and judges:
         horizon = DEFAULT_HORIZON
     heuristic: Callable[[], Agent] | None = None
