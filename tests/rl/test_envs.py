@@ -116,7 +116,7 @@ def test_every_offered_action_has_an_index(game: str, options: dict[str, Any]) -
 def test_an_action_outside_the_space_is_named() -> None:
     table = Table("hack-and-slash", players=3)
     table.actions.pop()  # as if the enumeration had forgotten rescue:6
-    table.index = {a: i for i, a in enumerate(table.actions)}
+    table.index = {(a.kind, a.args): i for i, a in enumerate(table.actions)}
     from tavernkeep.engine.actions import Action
 
     with pytest.raises(Exception, match="'rescue:6' is not in the fixed action space"):

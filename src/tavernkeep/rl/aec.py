@@ -75,6 +75,7 @@ class TavernAEC(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             self.rewards[agent] = reward
             self.terminations[agent] = True
             self.infos[agent] = {"result": result.to_json()}
+        self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: AgentID) -> Observation:
@@ -90,10 +91,9 @@ class TavernAEC(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             raise ConfigError(f"{agent} must act: only a finished seat may step with None")
         self._cumulative_rewards[agent] = 0.0
         self.table.play(int(action))
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        # Rewards stay 0 until the game ends, when `_select` hands them out once; so a
+        # step in play touches no reward dictionary (they were a fifth of its time).
         self._select()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -61,7 +61,10 @@ class Table:
         self.players: int = getattr(self.config, "players", 1)
         self.encoding = encoding_of(self.game, self.config, self.pack)
         self.actions = list(self.encoding.actions)
-        self.index = {action: i for i, action in enumerate(self.actions)}
+        # Keyed by (kind, args), plain tuples, so that a lookup hashes in C: the game's
+        # own Action objects are not the ones listed here, and Action's __hash__ and
+        # __eq__ are Python calls, paid a few times every step.
+        self.index = {(a.kind, a.args): i for i, a in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise ConfigError(f"{game}: the action indexing lists an action twice")
         self.state: Any = None
@@ -81,7 +84,7 @@ class Table:
         return self._legal
 
     def index_of(self, action: Action) -> int:
-        found = self.index.get(action)
+        found = self.index.get((action.kind, action.args))
         if found is None:
             raise IllegalAction(
                 f"{self.game.name}: action '{action.text}' is not in the fixed action "
@@ -93,7 +96,7 @@ class Table:
         """The indices of the legal actions; IllegalAction names one the space lacks."""
         if self._indices is None:
             get = self.index.get
-            found = [get(action, -1) for action in self.legal()]
+            found = [get((action.kind, action.args), -1) for action in self.legal()]
             if -1 in found:
                 for action in self.legal():
                     self.index_of(action)
@@ -102,10 +105,13 @@ class Table:
 
     def mask(self, seat: int) -> Mask:
         """1 for each legal action when `seat` decides now, else all 0."""
-        mask = np.zeros(len(self.actions), dtype=np.int8)
+        # A bytearray set in a loop and viewed as an array: faster than numpy's fancy
+        # indexing for the few legal actions of a step (the array stays writable).
+        mask = bytearray(len(self.actions))
         if self.actor() == seat:
-            mask[self.legal_indices()] = 1
-        return mask
+            for i in self.legal_indices():
+                mask[i] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, seat: int) -> Vector:
         return self.encoding.encode(self.game.view(self.state, seat), seat)

@@ -156,6 +156,10 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     """The last pack set up and its cards: simulations set up thousands of games on one
     pack, and building the Brag's QuestCard validates a pydantic model each time."""
 
+    _faces_of: tuple[tuple[QuestCard, ...], list[dict[str, Any]]] | None = None
+    """Each card's face as a view shows it, built once for the cards of the last pack: a
+    view shows five faces, and the RL adapter builds a view at every step."""
+
     def tally_names(self, content: Any) -> dict[str, list[str]]:
         quests = [content.brag.name, *(q.name for q in content.quest)]
         return {kind: quests for kind in self.tally_kinds}
@@ -271,13 +275,15 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
 
     def view(self, state: HackAndSlashState, seat: int | None) -> dict[str, Any]:
         cards = state.cards
+        faces = self._faces(cards)
         attempt = None
         if state.slot != EMPTY:
             card = self._slot_card(state, state.slot)
             attempt = {
                 "seat": state.current,
                 "slot": state.slot,
-                "quest": self._card_json(cards[card]),
+                # Copies, so that a caller changing a view never changes the next one.
+                "quest": dict(faces[card]),
                 "adventurers": state.on_card,
                 "dice": list(state.dice),
                 "total": sum(state.dice),
@@ -291,10 +297,8 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             "current": state.current,
             "round": state.round,
             "decision": top.to_json() if top else None,
-            "brag": self._card_json(cards[0]),
-            "quests": [
-                None if card == EMPTY else self._card_json(cards[card]) for card in state.row
-            ],
+            "brag": dict(faces[0]),
+            "quests": [None if card == EMPTY else dict(faces[card]) for card in state.row],
             "draw_pile": len(state.pile),
             "parties": list(state.parties),
             "tavern": state.tavern,
@@ -393,6 +397,12 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     @staticmethod
     def _slot_card(state: HackAndSlashState, slot: int) -> int:
         return 0 if slot == BRAG_SLOT else state.row[slot]
+
+    def _faces(self, cards: tuple[QuestCard, ...]) -> list[dict[str, Any]]:
+        known = self._faces_of
+        if known is None or known[0] is not cards:
+            known = self._faces_of = (cards, [self._card_json(card) for card in cards])
+        return known[1]
 
     @staticmethod
     def _card_json(card: QuestCard) -> dict[str, Any]:

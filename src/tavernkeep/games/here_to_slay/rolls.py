@@ -63,20 +63,31 @@ def attack_chances(monster: Monster, bonus: int) -> tuple[float, float]:
 
 def roll_bonus(st: HereToSlayState, seat: int, purpose: str, hero: int = NONE) -> int:
     """Passive bonuses added to a roll before its window (RULES 18)."""
+    bonus = seat_bonus(st, seat, purpose)
+    return bonus + item_bonus(st, hero) if hero != NONE else bonus
+
+
+def seat_bonus(st: HereToSlayState, seat: int, purpose: str) -> int:
+    """The part of `roll_bonus` that is the seat's: this turn's boosts, its Party
+    Leader's and slain Monsters' skills; the same for each of its Heroes' rolls."""
     bonus = st.boost[seat]
     for skill, _, _ in skills(st, seat):
         if skill.bonus and (skill.trigger == purpose or skill.trigger == "on_any_roll"):
             # A two-option bonus on a roll: the roller takes the better one.
             bonus += max(skill.bonus)
-    if hero != NONE:
-        item = st.equipped.get(hero)
-        if item is not None:
-            worn = st.catalog.cards[item].skill
-            if worn is not None and worn.bonus and worn.trigger == HERO_ROLL:
-                bonus += max(worn.bonus)
     if purpose == ATTACK_ROLL:
         bonus += st.attack_boost[seat]
     return bonus
+
+
+def item_bonus(st: HereToSlayState, hero: int) -> int:
+    """The part of a Hero's roll bonus that is its equipped Item's."""
+    item = st.equipped.get(hero)
+    if item is not None:
+        worn = st.catalog.cards[item].skill
+        if worn is not None and worn.bonus and worn.trigger == HERO_ROLL:
+            return max(worn.bonus)
+    return 0
 
 
 def roll(st: HereToSlayState, seat: int, purpose: str, hero: int, what: str, ev: Events) -> None:

@@ -343,7 +343,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             # A copy, so that a caller changing a view never changes the next one.
             return dict(card_faces[c])
 
-        def hero(h: int, owner: int) -> dict[str, Any]:
+        def hero(h: int, owner_bonus: int) -> dict[str, Any]:
             item = state.equipped.get(h)
             return {
                 **card_faces[h],
@@ -352,7 +352,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 "roll": cards[h].roll,
                 # Public bonuses (Leader, slain Monsters, Item, this turn's boosts), as
                 # the roll will take them before any Modifier.
-                "bonus": rolls.roll_bonus(state, owner, HERO_ROLL, h),
+                # (rolls.roll_bonus in two parts: the owner's, found once a seat.)
+                "bonus": owner_bonus + rolls.item_bonus(state, h),
                 "item": card(item) if item is not None else None,
                 "warded": h in state.wards,
                 "rolled": h in state.rolled,
@@ -365,11 +366,12 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         seats = []
         for s in range(state.players):
             leader = state.leaders[s]
+            owner_bonus = rolls.seat_bonus(state, s, HERO_ROLL)
             seats.append(
                 {
                     "seat": s,
                     "leader": self._leader_json(state, leader) if leader != NONE else None,
-                    "party": [hero(h, s) for h in state.parties[s]],
+                    "party": [hero(h, owner_bonus) for h in state.parties[s]],
                     "slain": [monster(m) for m in state.slain[s]],
                     "hand_size": len(state.hands[s]),
                     "attack_bonus": rolls.roll_bonus(state, s, ATTACK_ROLL),

@@ -298,6 +298,7 @@ class Rage(Game[RageState, RageConfig]):
         top = state.stack[-1] if state.stack else None
         pos = state.pos
         me = m.cells[pos]
+        food = state.food
         skeletons = []
         for k, cell in enumerate(state.sk_cell):
             alive = cell != NONE
@@ -340,7 +341,7 @@ class Rage(Game[RageState, RageConfig]):
                 "steps_left": SNEAK - state.steps if top and top.kind == "move" else 0,
                 "sight": list(m.sight[pos][state.facing]),
             },
-            "food": [[c, n] for c, n in enumerate(state.food) if n],
+            "food": [[c, food[c]] for c in m.food_cells if food[c]],
             "food_left": sum(state.food),
             "food_total": sum(m.food),
             "skeletons": skeletons,

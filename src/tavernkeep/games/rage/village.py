@@ -31,6 +31,9 @@ class Village:
     """sight[cell][facing]: the cells seen from there, nearest first."""
     house_of: tuple[int, ...]
     food: tuple[int, ...]
+    food_cells: tuple[int, ...]
+    """The cells that start with food, in order: the only ones that ever hold any (food
+    is taken, never put down), so a view lists the food left without reading every cell."""
     start_cell: int
     gate_cell: int
     exits: frozenset[int]
@@ -62,6 +65,7 @@ def village_of(m: RageMap) -> Village:
         sight=m.sight,
         house_of=m.house_of,
         food=m.food,
+        food_cells=tuple(c for c, n in enumerate(m.food) if n),
         start_cell=m.start_cell,
         gate_cell=m.gate_cell,
         exits=m.exits,

@@ -67,11 +67,18 @@ def bonus(st: SideQuestState, seat: int, name: str, roll: str = "") -> int:
     return total
 
 
-def overburdened(st: SideQuestState, seat: int) -> bool:
-    """Over the hero's item or spell limit (RULES 20-21)."""
+def item_limit(st: SideQuestState, seat: int) -> int:
+    """How many items (and weapons beyond the two hands') the hero carries (RULES 20)."""
+    return st.content.hero[st.hero[seat]].item_limit + bonus(st, seat, "carry")
+
+
+def overburdened(st: SideQuestState, seat: int, limit: int | None = None) -> bool:
+    """Over the hero's item or spell limit (RULES 20-21); `limit`, if known, is the
+    hero's `item_limit`."""
     hero = st.content.hero[st.hero[seat]]
     carried = len(st.items[seat]) + len(st.weapons[seat]) - len(st.equipped[seat])
-    limit = hero.item_limit + bonus(st, seat, "carry")
+    if limit is None:
+        limit = item_limit(st, seat)
     return carried > limit or len(st.spells[seat]) > hero.spell_limit
 
 

@@ -49,9 +49,9 @@ from tavernkeep.games.side_quest.heroes import (
     ABILITY,
     DONE,
     LOOT_ROLL,
-    bonus,
     equip_choices,
     give,
+    item_limit,
     overburdened,
     re_equip,
     take_weapon,
@@ -108,6 +108,10 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
     def heuristic_agent(self) -> Agent:
         return TeamBot()
+
+    _faces_of: tuple[Any, dict[tuple[str, int], dict[str, Any]]] | None = None
+    """What a view shows of each card (its kind, name and numbers), which depends only on
+    the pack: built once a card for the last pack's content, as views ask for them."""
 
     def evaluator(self) -> Callable[[SideQuestState], list[float]]:
         return evaluation.chances
@@ -393,10 +397,19 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
     def view(self, state: SideQuestState, seat: int | None) -> dict[str, Any]:
         content = state.content
+        known = self._faces_of
+        if known is None or known[0] is not content:
+            known = self._faces_of = (content, {})
+        faces = known[1]
+        kinds, refs = state.card_kind, state.card_ref
 
         def card(c: int) -> dict[str, Any]:
-            out: dict[str, Any] = {"id": c, "kind": state.card_kind[c], "name": card_name(state, c)}
-            out.update(card_numbers(state, c))
+            face = faces.get((kinds[c], refs[c]))
+            if face is None:
+                face = {"kind": kinds[c], "name": card_name(state, c), **card_numbers(state, c)}
+                faces[kinds[c], refs[c]] = face
+            # A new dict, so that a caller changing a view never changes the next one.
+            out: dict[str, Any] = {"id": c, **face}
             if c in state.stunned:
                 out["stunned"] = True
             if c in state.depth:
@@ -420,12 +433,13 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         heroes = []
         for s in range(state.players):
             hero = content.hero[state.hero[s]] if state.hero[s] != NONE else None
+            limit = item_limit(state, s) if hero else None
             heroes.append(
                 {
                     "seat": s,
                     "hero": hero.name if hero else None,
                     "text": hero.text if hero else None,
-                    "item_limit": (hero.item_limit + bonus(state, s, "carry")) if hero else None,
+                    "item_limit": limit,
                     "spell_limit": hero.spell_limit if hero else None,
                     "health": state.health[s],
                     "stunned": state.hero_stun[s] != NONE,
@@ -434,7 +448,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                     "equipped": state.equipped[s][:],
                     "items": [card(i) for i in state.items[s]],
                     "spells": [card(i) for i in state.spells[s]],
-                    "overburdened": overburdened(state, s) if hero else False,
+                    "overburdened": overburdened(state, s, limit) if hero else False,
                 }
             )
         decision: dict[str, Any] | None = None
