@@ -10,7 +10,9 @@ For each game at its default player count, on one core:
 - the ratio raw/env (goal: at most 2x);
 - where an env step's time goes, in microseconds a call on positions from random games:
   one engine action (raw), `view`, the game's encoder and the mask (legal actions
-  included), so that a ratio over 2x says whose code to look at.
+  included), so that a ratio over 2x says whose code to look at; and the rest of a
+  step (an env step's time less those four): PettingZoo's and the adapter's
+  bookkeeping, the learner's pick from the mask and the game's setup, a step's share.
 
 Each figure is the best of a few rounds of CPU time (`time.process_time`), raw and env
 rounds interleaved, so another program briefly taking the core slows one round only.
@@ -113,7 +115,7 @@ def main() -> None:
     table = Table(title="RL adapter cost (one core, random actions)")
     for column in (
         "game", "raw actions/s", "env steps/s", "raw / env",
-        "action µs", "view µs", "encode µs", "mask µs",
+        "action µs", "view µs", "encode µs", "mask µs", "rest µs",
     ):
         table.add_column(column, justify="left" if column == "game" else "right")
     for name in [args.game] if args.game else game_names():
@@ -131,8 +133,9 @@ def main() -> None:
             f"{view_us:.1f}",
             f"{encode_us:.1f}",
             f"{mask_us:.1f}",
+            f"{1e6 / env - 1e6 / raw - view_us - encode_us - mask_us:.1f}",
         )
-    Console(width=130).print(table)
+    Console(width=145).print(table)
 
 
 if __name__ == "__main__":
