@@ -34,7 +34,6 @@ from tavernkeep.games.rage.turn import (
     spare,
     step,
 )
-from tavernkeep.games.rage.village import Village, distances
 
 SAMPLES = 6
 FOOD = 300.0
@@ -163,8 +162,9 @@ class Scorer:
         self.stays = stays or {}
         # Dawn draws near: the later the turn, the less a skeleton's eye is feared.
         self.caution = max(0.25, 1 - st.turn / dawn(st))
-        self.to_food = distances(m.step, [c for c, n in enumerate(st.food) if n])
-        self.to_exit = distances(m.step, sorted(m.exits))
+        food = st.food
+        self.to_food = m.distances_to(tuple([c for c in m.food_cells if food[c]]))
+        self.to_exit = m.distances_to(m.exit_cells)
         # Past the 25 that win, a cube is worth little, unless the night is long enough
         # to walk over every cube left: then the King's knighthood is in reach.
         self.all_in = (
@@ -214,21 +214,6 @@ class Scorer:
         return d
 
 
-_FROM: dict[int, tuple[Village, dict[int, tuple[int, ...]]]] = {}
-"""Per village (kept alive so its id is not reused), the distances from each food hex:
-the same for every game on the map, so worked out once."""
-
-
-def from_spot(m: Village, spot: int) -> tuple[int, ...]:
-    cached = _FROM.get(id(m))
-    if cached is None or cached[0] is not m:
-        cached = _FROM[id(m)] = (m, {})
-    table = cached[1]
-    if spot not in table:
-        table[spot] = distances(m.step, [spot])
-    return table[spot]
-
-
 def tour_moves(st: RageState, to_exit: tuple[int, ...]) -> int:
     """Moves for a walk from here that stops on every hex of food left, nearest first,
     then leaves: skeletons aside, the least time going for knighthood takes."""
@@ -237,8 +222,8 @@ def tour_moves(st: RageState, to_exit: tuple[int, ...]) -> int:
     here, moves = st.pos, 0
     while left:
         # Walls stop both ways, so the distance from a food hex is the distance to it.
-        nearest = min(left, key=lambda c: (from_spot(m, c)[here], c))
-        moves += -(-from_spot(m, nearest)[here] // SNEAK)
+        nearest = min(left, key=lambda c: (m.distances_to((c,))[here], c))
+        moves += -(-m.distances_to((nearest,))[here] // SNEAK)
         left.remove(nearest)
         here = nearest
     return moves + -(-to_exit[here] // SNEAK)

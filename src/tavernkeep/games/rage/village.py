@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tavernkeep.games.rage.content import House, RageMap, Skeleton
 from tavernkeep.games.rage.hexes import Edge, Hex
@@ -37,6 +37,8 @@ class Village:
     start_cell: int
     gate_cell: int
     exits: frozenset[int]
+    exit_cells: tuple[int, ...]
+    """The exits in order, as `distances_to` takes them."""
     patrols: tuple[tuple[int, ...], ...]
     walls: frozenset[Edge]
     rubble: frozenset[Hex]
@@ -45,6 +47,24 @@ class Village:
     home: tuple[tuple[int, ...], ...]
     """home[k][cell]: steps from the cell to the nearest hex of skeleton k's loop, the way
     a skeleton that lost the player walks back."""
+    tables: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, repr=False)
+    """Distance tables asked for by the bots (see `distances_to`), kept for every game on
+    the map."""
+
+    def distances_to(self, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """Steps from every cell to the nearest of `cells` (as `distances`), worked out
+        once a set of cells: the planner and the search's evaluation ask for the way to
+        the exits, to a hex and to the food left at every decision and every rollout."""
+        found = self.tables.get(cells)
+        if found is None:
+            if len(self.tables) >= TABLES_KEPT:
+                self.tables.clear()  # a long run's food patterns; the common ones return
+            found = self.tables[cells] = distances(self.step, cells)
+        return found
+
+
+TABLES_KEPT = 4096
+"""At most this many distance tables a village (a table is a few hundred numbers)."""
 
 
 _VILLAGES: dict[int, tuple[RageMap, Village]] = {}
@@ -69,6 +89,7 @@ def village_of(m: RageMap) -> Village:
         start_cell=m.start_cell,
         gate_cell=m.gate_cell,
         exits=m.exits,
+        exit_cells=tuple(sorted(m.exits)),
         patrols=m.patrols,
         walls=m.walls,
         rubble=frozenset(m.rubble),
