@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
-from tavernkeep.games.side_quest.cards import ability, card_name, location_name, who
+from tavernkeep.games.side_quest.cards import ability, card_name, health_of, location_name, who
 from tavernkeep.games.side_quest.combat import slay
 from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect
 from tavernkeep.games.side_quest.dungeon import Events, say
@@ -234,7 +234,7 @@ def apply_effect(st: SideQuestState, seat: int, effect: Effect, target: int, ev:
             loc = location_of(st, c)
             if loc != pos and ability(st, c) == "shielded":
                 continue
-            if amount >= st.content.monster[st.card_ref[c]].health:
+            if amount >= health_of(st, c):
                 slay(st, c, loc, seat, ev)
             elif c in st.stunned:
                 st.stunned.discard(c)

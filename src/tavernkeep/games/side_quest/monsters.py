@@ -126,15 +126,16 @@ def monster_hits(
         for c in st.here[location_of(st, monster)]
         if c != monster and ability(st, c) == "rallying"
     )
-    bonus = modifier + runes * st.content.specials.rune_bonus + rallies
+    # (`plus`, not `bonus`: that name is the heroes' passive bonus, imported here.)
+    plus = modifier + runes * st.content.specials.rune_bonus + rallies
     dice = st.rng.dice(info.dice)
-    hits = tuple(info.damage for d in dice if d + bonus >= info.hit)
+    hits = tuple(info.damage for d in dice if d + plus >= info.hit)
     what = "Grab Attack" if grab else "attack"
     say(
         ev,
         "monster_attack",
         f"{info.name} makes its {what}: {'+'.join(map(str, dice))}"
-        f"{f' {bonus:+d}' if bonus else ''} ({len(hits)} hits)",
+        f"{f' {plus:+d}' if plus else ''} ({len(hits)} hits)",
         card=monster,
         dice=dice,
     )
