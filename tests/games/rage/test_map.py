@@ -16,7 +16,7 @@ from tavernkeep.engine.errors import ContentError
 from tavernkeep.games.rage import content
 from tavernkeep.games.rage.content import NONE, RageMap, sketch
 from tavernkeep.games.rage.hexes import distance, edge, neighbour, opposite
-from tavernkeep.games.rage.village import distances as village_distances
+from tavernkeep.games.rage.hexes import distances as village_distances
 
 CONTENT_DIR = Path(content.__file__).parent / "content"
 VILLAGE = CONTENT_DIR / "village.toml"

@@ -14,7 +14,6 @@ standard map, "The Fallen Village".
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,6 +34,7 @@ from tavernkeep.games.rage.hexes import (
     Edge,
     Hex,
     distance,
+    distances,
     edge,
     neighbour,
     sight,
@@ -350,16 +350,8 @@ class RageMap(BaseModel):
 
     def _reach(self, cell: int) -> list[bool]:
         """Which cells a walk from `cell` can reach (walls and rubble in the way)."""
-        seen = [False] * len(self._cells)
-        seen[cell] = True
-        todo = deque([cell])
-        while todo:
-            here = todo.popleft()
-            for there in self._step[here]:
-                if there != NONE and not seen[there]:
-                    seen[there] = True
-                    todo.append(there)
-        return seen
+        far = len(self._cells) + 1
+        return [steps < far for steps in distances(self._step, [cell])]
 
     def _check_food(self) -> None:
         food = [0] * len(self._cells)

@@ -43,7 +43,8 @@ edge, not by `line` (one hex per step): a long shallow one clips corners `line` 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 
 Hex = tuple[int, int]
@@ -247,3 +248,22 @@ def behind(s: Hex, facing: int, p: Hex) -> bool:
     through one of the three rear edges (opposite the facing, or either side of it)."""
     d = direction_to(s, p)
     return d is not None and (d - facing) % 6 in (2, 3, 4)
+
+
+def distances(step: Sequence[Sequence[int]], sources: Sequence[int]) -> tuple[int, ...]:
+    """Steps from every cell to the nearest of `sources` over a `step` table (`step[c]`:
+    the cells one step from c, -1 where none), around walls; farther than every cell
+    (`len(step) + 1`) where none can be reached. Skeletons and the player do not block:
+    a map's distances, not a moment's."""
+    far = len(step) + 1
+    dist = [far] * len(step)
+    queue = deque(sources)
+    for s in sources:
+        dist[s] = 0
+    while queue:
+        cell = queue.popleft()
+        for nxt in step[cell]:
+            if nxt != -1 and dist[nxt] == far:
+                dist[nxt] = dist[cell] + 1
+                queue.append(nxt)
+    return tuple(dist)

@@ -8,12 +8,10 @@ plain slots, shared by every state of a game on that map.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tavernkeep.games.rage.content import House, RageMap, Skeleton
-from tavernkeep.games.rage.hexes import Edge, Hex
+from tavernkeep.games.rage.hexes import Edge, Hex, distances
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -99,20 +97,3 @@ def village_of(m: RageMap) -> Village:
     )
     _VILLAGES[id(m)] = (m, village)
     return village
-
-
-def distances(step: Sequence[Sequence[int]], sources: Sequence[int]) -> tuple[int, ...]:
-    """Steps from every cell to the nearest of `sources` over a `step` table, around
-    walls (skeletons and the player do not block: a map's distances, not a moment's)."""
-    far = len(step) + 1
-    dist = [far] * len(step)
-    queue = deque(sources)
-    for s in sources:
-        dist[s] = 0
-    while queue:
-        cell = queue.popleft()
-        for nxt in step[cell]:
-            if nxt != -1 and dist[nxt] == far:
-                dist[nxt] = dist[cell] + 1
-                queue.append(nxt)
-    return tuple(dist)
