@@ -20,13 +20,13 @@ import platform
 import time
 
 from tavernkeep.games import get_game
-from tavernkeep.lab.simulate import Batch, Tally, simulate
+from tavernkeep.lab.simulate import Batch, Totals, simulate
 
 GOAL = 1.7
 SEED = 20_240_601
 
 
-def timed(batch: Batch, games: int, workers: int) -> tuple[float, Tally]:
+def timed(batch: Batch, games: int, workers: int) -> tuple[float, Totals]:
     start = time.perf_counter()
     tally = simulate(batch, games, workers)
     return time.perf_counter() - start, tally
@@ -49,7 +49,7 @@ def main() -> None:
         f"Python {platform.python_version()}, {os.cpu_count()} cores"
     )
     best: dict[int, float] = {}
-    tallies: dict[int, Tally] = {}
+    tallies: dict[int, Totals] = {}
     for _ in range(args.repeats):
         for workers in (1, 2):
             seconds, tally = timed(batch, args.games, workers)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tavernkeep.engine.errors import ConfigError
 
 if TYPE_CHECKING:
-    from tavernkeep.lab.simulate import Job, Tally
+    from tavernkeep.lab.simulate import Job, Totals
 
 LOCAL = "local"
 """The `--ray` value for a Ray started on this machine rather than joined."""
@@ -43,7 +43,7 @@ def connect(address: str) -> Any:
     return ray
 
 
-def run_on_ray(jobs: Sequence[Job], address: str, take: Callable[[int, Tally], None]) -> None:
+def run_on_ray(jobs: Sequence[Job], address: str, take: Callable[[int, Totals], None]) -> None:
     """Play every job as a Ray task and hand each part to `take` as it finishes."""
     from tavernkeep.lab.simulate import play_job
 

@@ -40,7 +40,7 @@ the cost of a block (building the bots, pickling a tally) stays invisible."""
 
 
 @dataclass
-class Tally:
+class Totals:
     """Exact, mergeable totals over a set of games."""
 
     players: int
@@ -67,7 +67,7 @@ class Tally:
             self.wins = [Fraction(0)] * self.players
             self.scores = [Fraction(0)] * self.players
 
-    def merge(self, other: Tally) -> None:
+    def merge(self, other: Totals) -> None:
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         self.scores = [a + b for a, b in zip(self.scores, other.scores, strict=True)]
@@ -99,16 +99,16 @@ class Batch:
         return self.loaded or get_game(self.game).load_pack(self.pack)
 
 
-def play_block(batch: Batch, start: int, stop: int, rows: bool = False) -> Tally:
+def play_block(batch: Batch, start: int, stop: int, rows: bool = False) -> Totals:
     """Play games start..stop-1 of a batch; runs in a worker process. With `rows` the
-    tally also carries the games' rows (`Tally.rows`, an Arrow table)."""
+    totals also carry the games' rows (`Totals.rows`, an Arrow table)."""
     game = get_game(batch.game)
     options = dict(batch.options, players=len(batch.seats))
     config = game.make_config(options)
     pack = batch.load_pack()
     agents = [make_bot(spec, game) for spec in batch.seats]
     players = len(batch.seats)
-    tally = Tally(players=players)
+    tally = Totals(players=players)
     table = None
     if rows:
         from tavernkeep.lab.rows import Rows
@@ -204,7 +204,7 @@ def simulate(
     on_progress: Any = None,
     rows: RowWriter | None = None,
     ray: str | None = None,
-) -> Tally:
+) -> Totals:
     """Play `games` games of a batch on `workers` processes; returns the exact tally."""
     return simulate_many([batch], games, workers, on_progress, rows, ray)[0]
 
@@ -213,7 +213,7 @@ Job = tuple[int, Batch, int, int, bool]
 """(job number, batch, first game, game after the last, whether to build rows)."""
 
 
-def play_job(job: Job) -> tuple[int, Tally]:
+def play_job(job: Job) -> tuple[int, Totals]:
     number, batch, start, stop, rows = job
     return number, play_block(batch, start, stop, rows)
 
@@ -225,7 +225,7 @@ def simulate_many(
     on_progress: Any = None,
     rows: RowWriter | None = None,
     ray: str | None = None,
-) -> list[Tally]:
+) -> list[Totals]:
     """`games` games of each batch, every batch's blocks shared out over one pool of
     `workers` processes (a grid of small batches keeps both cores busy to the end), or
     over a Ray cluster when `ray` names one ("local": a Ray started here). With `rows`,
@@ -244,7 +244,7 @@ def simulate_many(
                 )
             make_bot(spec, game)
 
-    totals = [Tally(players=len(batch.seats)) for batch in batches]
+    totals = [Totals(players=len(batch.seats)) for batch in batches]
     owner: list[int] = []
     jobs: list[Job] = []
     # A Ray cluster has more cores than this machine: cut the work for two of them at
@@ -255,7 +255,7 @@ def simulate_many(
             owner.append(index)
             jobs.append((len(jobs), batch, a, b, rows is not None))
 
-    def take(number: int, part: Tally) -> None:
+    def take(number: int, part: Totals) -> None:
         if rows is not None and part.rows is not None:
             rows.add(number, part.rows)
             part.rows = None
@@ -279,7 +279,7 @@ def simulate_many(
     return totals
 
 
-def summarize(batch: Batch, tally: Tally, workers: int, seconds: float) -> dict[str, Any]:
+def summarize(batch: Batch, tally: Totals, workers: int, seconds: float) -> dict[str, Any]:
     """The report as one JSON-ready object (the `--json` contract in the README)."""
     n, games = tally.players, tally.games
     seats = []
