@@ -92,7 +92,7 @@ class TavernAEC(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.table.play(int(action))
         # Rewards stay 0 until the game ends, when `_select` hands them out once; so a
-        # step in play touches no reward dictionary (they were a fifth of its time).
+        # step in play touches no reward dictionary (a loop over the seats, every step).
         self._select()
 
     def render(self) -> str | None:

@@ -351,8 +351,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 "printed_class": cards[h].hero_class,
                 "roll": cards[h].roll,
                 # Public bonuses (Leader, slain Monsters, Item, this turn's boosts), as
-                # the roll will take them before any Modifier.
-                # (rolls.roll_bonus in two parts: the owner's, found once a seat.)
+                # the roll will take them before any Modifier: rolls.roll_bonus, with
+                # the owner's part found once a seat.
                 "bonus": owner_bonus + rolls.item_bonus(state, h),
                 "item": card(item) if item is not None else None,
                 "warded": h in state.wards,
