@@ -16,8 +16,10 @@ For each game at its default player count, on one core:
   step (an env step's time less those four): PettingZoo's and the adapter's
   bookkeeping, the learner's pick from the mask and the game's setup, a step's share.
 
-Each figure is the best of a few rounds of CPU time (`time.process_time`), raw and env
-rounds interleaved, so another program briefly taking the core slows one round only.
+The three loops take turns of a tenth of a CPU second each (`time.process_time`) until
+each has had `--seconds`, so a shared host whose speed drifts slows them alike and the
+ratios hold (runs of whole seconds each, one after the other, moved the ratio by a
+third from one run to the next).
 
     python benchmarks/rl_steps.py [--seconds S] [--game NAME]
 """
@@ -41,46 +43,80 @@ from tavernkeep.games import game_names, get_game
 from tavernkeep.rl import aec_env
 from tavernkeep.rl.table import Table as GameTable
 
-
-def raw_round(name: str, seconds: float, seeds: count[int]) -> float:
-    game = get_game(name)
-    config = game.make_config({})
-    pack = game.load_pack(None)
-    players = getattr(config, "players", 1)
-    actions, start = 0, time.process_time()
-    while (spent := time.process_time() - start) < seconds:
-        match = Match(game, [RandomBot()] * players, next(seeds), config, pack,
-                      record_events=False, keep_record=False)
-        match.run()
-        actions += match.actions
-    return actions / spent
+SLICE = 0.1
+"""CPU seconds of one side before the next takes its turn."""
 
 
-def env_round(name: str, seconds: float, seeds: count[int], free: bool = False) -> float:
-    """Steps/s of the AEC loop; `free`: with a constant observation vector (the mask
-    still built), the fastest this loop could go with an observation that cost nothing."""
-    env = aec_env(name)
-    if free:
-        vector = np.zeros(env.table.encoding.size, dtype=np.float32)
-        seat_of = {agent: i for i, agent in enumerate(env.possible_agents)}
+class Raw:
+    """The raw engine: random-bot games through `Match`, no events, no record."""
 
-        def observe(agent: str) -> dict[str, object]:
-            return {"observation": vector, "action_mask": env.table.mask(seat_of[agent])}
+    def __init__(self, name: str) -> None:
+        self.game = get_game(name)
+        self.config = self.game.make_config({})
+        self.pack = self.game.load_pack(None)
+        self.players = getattr(self.config, "players", 1)
+        self.seeds = count(1)
 
-        env.observe = observe  # type: ignore[method-assign]
-    rng = random.Random(0)
-    steps, start = 0, time.process_time()
-    while (spent := time.process_time() - start) < seconds:
-        env.reset(seed=next(seeds))
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps / spent
+    def run(self, seconds: float) -> tuple[int, float]:
+        """(actions, CPU seconds) of whole games played for about `seconds`."""
+        actions, start = 0, time.process_time()
+        while (spent := time.process_time() - start) < seconds:
+            match = Match(self.game, [RandomBot()] * self.players, next(self.seeds),
+                          self.config, self.pack, record_events=False, keep_record=False)
+            match.run()
+            actions += match.actions
+        return actions, spent
+
+
+class Loop:
+    """The AEC loop a learner runs: `last()`, a random action the mask allows, `step`.
+    With `free`, a constant observation vector (the mask still built): the fastest
+    this loop could go with an observation that cost nothing."""
+
+    def __init__(self, name: str, free: bool = False) -> None:
+        self.env = env = aec_env(name)
+        if free:
+            vector = np.zeros(env.table.encoding.size, dtype=np.float32)
+            seat_of = {agent: i for i, agent in enumerate(env.possible_agents)}
+
+            def observe(agent: str) -> dict[str, object]:
+                return {"observation": vector, "action_mask": env.table.mask(seat_of[agent])}
+
+            env.observe = observe  # type: ignore[method-assign]
+        self.rng = random.Random(0)
+        self.seeds = count(1)
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        """(steps, CPU seconds) of whole games played for about `seconds`."""
+        env, rng = self.env, self.rng
+        steps, start = 0, time.process_time()
+        while (spent := time.process_time() - start) < seconds:
+            env.reset(seed=next(self.seeds))
+            for _ in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return steps, spent
+
+
+def rates(name: str, seconds: float) -> tuple[float, float, float]:
+    """Raw actions/s, env steps/s and free-observation env steps/s, measured in turns
+    of SLICE CPU seconds each until each side has had `seconds`, so that a host whose
+    speed drifts (a shared machine) slows all three alike."""
+    sides = [Raw(name), Loop(name), Loop(name, free=True)]
+    done = [0] * 3
+    spent = [0.0] * 3
+    while min(spent) < seconds:
+        for i, side in enumerate(sides):
+            n, cpu = side.run(SLICE)
+            done[i] += n
+            spent[i] += cpu
+    raw, env, free = (d / s for d, s in zip(done, spent, strict=True))
+    return raw, env, free
 
 
 def per_call(name: str, positions: int = 2000) -> tuple[float, float, float]:
@@ -120,8 +156,9 @@ def per_call(name: str, positions: int = 2000) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds a round")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--seconds", type=float, default=6.0, help="CPU seconds of each side (6)"
+    )
     parser.add_argument("--game", choices=game_names())
     args = parser.parse_args()
     warnings.simplefilter("ignore")
@@ -132,11 +169,7 @@ def main() -> None:
     ):
         table.add_column(column, justify="left" if column == "game" else "right")
     for name in [args.game] if args.game else game_names():
-        raw = env = free = 0.0
-        for _ in range(args.rounds):
-            raw = max(raw, raw_round(name, args.seconds, count(1)))
-            env = max(env, env_round(name, args.seconds, count(1)))
-            free = max(free, env_round(name, args.seconds, count(1), free=True))
+        raw, env, free = rates(name, args.seconds)
         view_us, encode_us, mask_us = per_call(name)
         table.add_row(
             name,
