@@ -52,6 +52,11 @@ def main() -> None:
         help="skip the run without --out that prices the rows (halves the time)",
     )
     args = parser.parse_args()
+    if args.folder is not None:
+        try:
+            args.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--folder {args.folder}: {exc.strerror or exc}")
     games, workers = args.games, args.workers
     batch = Batch("hack-and-slash", ("bot:random",) * 4, {}, None, SEED)
     loop, _ = games_per_second(5.0)
