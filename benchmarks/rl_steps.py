@@ -76,13 +76,9 @@ class Loop:
     def __init__(self, name: str, free: bool = False) -> None:
         self.env = env = aec_env(name)
         if free:
+            # Only the encoded view is replaced: the env's own `observe` still runs.
             vector = np.zeros(env.table.encoding.size, dtype=np.float32)
-            seat_of = {agent: i for i, agent in enumerate(env.possible_agents)}
-
-            def observe(agent: str) -> dict[str, object]:
-                return {"observation": vector, "action_mask": env.table.mask(seat_of[agent])}
-
-            env.observe = observe  # type: ignore[method-assign]
+            env.table.observe = lambda seat: vector  # type: ignore[method-assign]
         self.rng = random.Random(0)
         self.seeds = count(1)
 
