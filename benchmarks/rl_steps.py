@@ -157,6 +157,8 @@ def main() -> None:
     )
     parser.add_argument("--game", choices=game_names())
     args = parser.parse_args()
+    if not args.seconds > 0:
+        parser.error(f"--seconds must be above 0, not {args.seconds}")
     warnings.simplefilter("ignore")
     table = Table(title="RL adapter cost (one core, random actions)")
     for column in (
