@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -21,6 +21,8 @@ from pydantic import BaseModel, ValidationError
 from tavernkeep.engine.errors import ContentError
 
 M = TypeVar("M", bound=BaseModel)
+C = TypeVar("C")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +34,30 @@ class Pack(Generic[M]):
     """'standard' for a built-in pack, else the path it was loaded from."""
     digest: str
     content: M
+
+
+class Derived(Generic[C, V]):
+    """What a game works out once from loaded content (every card's face, an index of
+    effects, a map's distance tables), kept for the few content objects last asked about.
+
+    Loaded content is never changed (its models are frozen) and a sweep's every variant
+    is a new object, so the object itself is the key, compared by identity: nothing is
+    hashed, and an object no longer asked about is let go after `keep` others.
+    """
+
+    def __init__(self, build: Callable[[C], V], keep: int = 4) -> None:
+        self.build = build
+        self.keep = keep
+        self._kept: list[tuple[C, V]] = []
+
+    def __call__(self, content: C) -> V:
+        for known, value in self._kept:
+            if known is content:
+                return value
+        value = self.build(content)
+        self._kept.insert(0, (content, value))
+        del self._kept[self.keep :]
+        return value
 
 
 def check_unique_names(

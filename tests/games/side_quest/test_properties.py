@@ -16,7 +16,7 @@ from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.side_quest import GAME, SideQuestState
 from tavernkeep.games.side_quest.dungeon import travel
-from tavernkeep.games.side_quest.turn import ENDINGS
+from tavernkeep.games.side_quest.turn import ENDINGS, offered
 
 SCENARIOS = ("The Cellar Below the Inn", "Webs Under Thornhold", "The Ashen Throne")
 GAMES = 300
@@ -98,6 +98,22 @@ def test_purposeful_random_games_travel_and_keep_the_invariants() -> None:
         result = GAME.result(st)
         assert result is not None and result.ending in ENDINGS
     assert levels >= {1, 2}
+
+
+def test_apply_checks_a_hero_action_exactly_as_the_listing_offers_it() -> None:
+    # apply checks a hero's action against its own kind's offers only; every action some
+    # position of the game offered must be accepted here exactly when listed here.
+    for index in range(40):
+        st = GAME.setup(GAME.make_config({"players": 1 + index % 4, "turn_limit": 8}), index)
+        rng, seen = Rng(index), set()
+        while GAME.actor(st) is not None:
+            legal = GAME.legal_actions(st)
+            top = st.stack[-1]
+            if top.kind == "turn":
+                seen.update(legal)
+                for action in seen:
+                    assert offered(st, top.seat, action) is (action in legal), action
+            GAME.apply(st, rng.choice(legal), record=False)
 
 
 def test_an_illegal_action_changes_nothing() -> None:

@@ -11,11 +11,13 @@ Location (15).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 from tavernkeep.engine.actions import Action
+from tavernkeep.engine.content import Derived
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.side_quest.cards import card_name, weapon_of, who
-from tavernkeep.games.side_quest.content import Effect
+from tavernkeep.games.side_quest.content import Effect, SideQuestPack
 from tavernkeep.games.side_quest.dungeon import Events, say
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
 
@@ -27,43 +29,90 @@ DONE = Action("done")
 """Ends a trade, and a free move's steps (a `walk` frame)."""
 
 
+class Passive(NamedTuple):
+    """The passive effects of one name in a pack, by the card that carries them."""
+
+    heroes: dict[int, tuple[Effect, ...]]
+    items: dict[int, tuple[Effect, ...]]
+    locations: dict[int, tuple[Effect, ...]]
+    """Only those on every hero there: a Location's passive effect reaches nobody else."""
+
+
+def _passives(content: SideQuestPack) -> dict[str, Passive]:
+    index: dict[str, Passive] = {}
+
+    def effects_named(
+        effects: list[Effect], name: str, everyone: bool = False
+    ) -> tuple[Effect, ...]:
+        return tuple(
+            e for e in effects if e.name == name and (not everyone or e.target == "every_hero_here")
+        )
+
+    for name in content.named_effects():
+        passive = Passive(
+            {
+                h: found
+                for h, hero in enumerate(content.hero)
+                if hero.use == "passive" and (found := effects_named(hero.effects, name))
+            },
+            {
+                i: found
+                for i, item in enumerate(content.item)
+                if item.use == "passive" and (found := effects_named(item.effects, name))
+            },
+            {
+                loc: found
+                for loc, location in enumerate(content.location)
+                if location.when == "passive"
+                and (found := effects_named(location.effects, name, everyone=True))
+            },
+        )
+        if any(passive):
+            index[name] = passive
+    return index
+
+
+PASSIVES = Derived(_passives)
+"""Each pack's passive effects by name: `bonus` runs in every legal-action listing, and
+most names are on no card a hero holds."""
+
+
 def bonus(st: SideQuestState, seat: int, name: str, roll: str = "") -> int:
     """The sum of the passive effects `name` on this hero (for boost, on rolls of kind
     `roll`): its own hero card and items, every_hero_here effects of the heroes sharing its
-    Location, and its revealed Location's own."""
-    content = st.content
+    Location, its revealed Location's own, and used cards' effects lasting this turn."""
     total = 0
+    if st.temporary:
+        names = (name, "boost:any", f"boost:{roll}") if name == "boost" else (name,)
+        total += sum(a for s, n, a in st.temporary if s == seat and n in names)
+    passive = PASSIVES(st.content).get(name)
+    if passive is None:
+        return total
+    rolls = ("any", roll)
     pos = st.position[seat]
-
-    def counts(effect: Effect) -> bool:
-        return effect.name == name and (name != "boost" or effect.roll in ("any", roll))
-
-    for other in range(st.players):
-        if st.hero[other] == NONE:
-            continue
-        hero = content.hero[st.hero[other]]
-        if hero.use != "passive":
-            continue
-        for effect in hero.effects:
-            if not counts(effect):
+    if passive.heroes:
+        for other in range(st.players):
+            effects = passive.heroes.get(st.hero[other])
+            if effects is None:
                 continue
-            if (effect.target == "self" and other == seat) or (
-                effect.target == "every_hero_here" and pos != NONE and st.position[other] == pos
-            ):
-                total += effect.amount
-    names = (name, "boost:any", f"boost:{roll}") if name == "boost" else (name,)
-    total += sum(a for s, n, a in st.temporary if s == seat and n in names)
-    for c in st.items[seat]:
-        if st.card_kind[c] == "item":
-            item = content.item[st.card_ref[c]]
-            if item.use == "passive":
-                total += sum(e.amount for e in item.effects if counts(e))
-    if pos != NONE and st.revealed[pos]:
-        location = content.location[st.row[pos]]
-        if location.when == "passive":
-            total += sum(
-                e.amount for e in location.effects if counts(e) and e.target == "every_hero_here"
-            )
+            there = pos != NONE and st.position[other] == pos
+            for e in effects:
+                if name == "boost" and e.roll not in rolls:
+                    continue
+                if (e.target == "self" and other == seat) or (
+                    e.target == "every_hero_here" and there
+                ):
+                    total += e.amount
+    if passive.items:
+        for c in st.items[seat]:
+            if st.card_kind[c] == "item":
+                for e in passive.items.get(st.card_ref[c], ()):
+                    if name != "boost" or e.roll in rolls:
+                        total += e.amount
+    if passive.locations and pos != NONE and st.revealed[pos]:
+        for e in passive.locations.get(st.row[pos], ()):
+            if name != "boost" or e.roll in rolls:
+                total += e.amount
     return total
 
 

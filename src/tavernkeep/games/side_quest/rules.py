@@ -62,7 +62,14 @@ from tavernkeep.games.side_quest.locations import enter
 from tavernkeep.games.side_quest.monsters import give_wounds, location_of, wound
 from tavernkeep.games.side_quest.rolls import KEEP, after_roll, boostable, rerollers, resolve_roll
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
-from tavernkeep.games.side_quest.turn import ENDINGS, LOOT, advance, hero_action, turn_actions
+from tavernkeep.games.side_quest.turn import (
+    ENDINGS,
+    LOOT,
+    advance,
+    hero_action,
+    offered,
+    turn_actions,
+)
 
 __all__ = ["SideQuest", "SideQuestState"]
 
@@ -287,9 +294,13 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
     def apply(self, state: SideQuestState, action: Action, record: bool = True) -> list[Event]:
         if self.actor(state) is None:
             raise IllegalAction(f"'{action.text}' is not legal: the game is over")
-        legal = self.legal_actions(state)
-        if action not in legal:
-            options = ", ".join(a.text for a in legal)
+        top = state.stack[-1]
+        if not (
+            offered(state, top.seat, action)
+            if top.kind == "turn"
+            else action in self.legal_actions(state)
+        ):
+            options = ", ".join(a.text for a in self.legal_actions(state))
             raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
         ev: list[Event] | None = [] if record else None
         top = state.stack.pop()

@@ -10,6 +10,8 @@ restores stuns, lowers the Damsels (26), passes the Leader card and checks the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.side_quest.cards import (
@@ -128,37 +130,100 @@ def end_phase(st: SideQuestState, ev: Events) -> None:
 
 
 def turn_actions(st: SideQuestState, seat: int) -> list[Action]:
-    out: list[Action] = []
+    """Every action the hero may take now, in the order a player reads them."""
+    return [
+        *moves(st, seat),
+        *attacks(st, seat),
+        *on_the_floor(st, seat),
+        *trades(st, seat),
+        *keys(st, seat),
+        *use_actions(st, seat),
+        *drops(st, seat),
+        END,
+    ]
+
+
+def offered(st: SideQuestState, seat: int, action: Action) -> bool:
+    """Whether `action` is among `turn_actions`: only its own kind's are worked out, so
+    `apply` checks an action at a fraction of the cost of listing them all (the search
+    checks every action it plays)."""
+    offer = OFFERS.get(action.kind)
+    return offer is not None and action in offer(st, seat)
+
+
+def moves(st: SideQuestState, seat: int) -> list[Action]:
+    if st.actions <= 0 or overburdened(st, seat):
+        return []
     pos = st.position[seat]
-    if st.actions > 0:
-        if not overburdened(st, seat):
-            out += [Action("move", loc) for loc in (pos - 1, pos + 1) if 0 <= loc < len(st.row)]
-        reach = hero_range(st, seat)
-        out += [
-            Action("attack", loc)
-            for loc in range(len(st.row))
-            if abs(loc - pos) <= reach and hit_targets(st, loc, seat)
-        ]
-        if not active_monster_at(st, pos):
-            for c in st.here[pos]:
-                if st.card_kind[c] in LOOT_KINDS or st.card_kind[c] == "key":
-                    out.append(Action("pickup", c))
-            for c in st.here[pos]:
-                if st.card_kind[c] == "damsel":
-                    out.append(Action("rescue", c))
-            if not st.looted:
-                out.append(LOOT)
-        if any(st.position[s] == pos for s in range(st.players) if s != seat):
-            out.append(TRADE)
-        key = next((c for c in st.items[seat] if st.card_kind[c] == "key"), NONE)
-        door = st.content.location[st.row[pos]].locked_door
-        if key != NONE and door and not st.depth:
-            out.append(Action("key", key))
-    out += use_actions(st, seat)
-    for zone in (st.weapons[seat], st.items[seat], st.spells[seat]):
-        out += [Action("drop", c) for c in zone]
-    out.append(END)
+    return [Action("move", loc) for loc in (pos - 1, pos + 1) if 0 <= loc < len(st.row)]
+
+
+def attacks(st: SideQuestState, seat: int) -> list[Action]:
+    if st.actions <= 0:
+        return []
+    pos, reach = st.position[seat], hero_range(st, seat)
+    return [
+        Action("attack", loc)
+        for loc in range(max(pos - reach, 0), min(pos + reach + 1, len(st.row)))
+        if hit_targets(st, loc, seat)
+    ]
+
+
+def on_the_floor(st: SideQuestState, seat: int) -> list[Action]:
+    """Pick Up, Rescue and Loot: only with no active Monster at the hero's Location."""
+    pos = st.position[seat]
+    if st.actions <= 0 or active_monster_at(st, pos):
+        return []
+    out = [
+        Action("pickup", c)
+        for c in st.here[pos]
+        if st.card_kind[c] in LOOT_KINDS or st.card_kind[c] == "key"
+    ]
+    out += [Action("rescue", c) for c in st.here[pos] if st.card_kind[c] == "damsel"]
+    if not st.looted:
+        out.append(LOOT)
     return out
+
+
+def trades(st: SideQuestState, seat: int) -> list[Action]:
+    pos = st.position[seat]
+    if st.actions > 0 and any(st.position[s] == pos for s in range(st.players) if s != seat):
+        return [TRADE]
+    return []
+
+
+def keys(st: SideQuestState, seat: int) -> list[Action]:
+    if st.actions <= 0 or st.depth:
+        return []
+    key = next((c for c in st.items[seat] if st.card_kind[c] == "key"), NONE)
+    if key != NONE and st.content.location[st.row[st.position[seat]]].locked_door:
+        return [Action("key", key)]
+    return []
+
+
+def drops(st: SideQuestState, seat: int) -> list[Action]:
+    return [
+        Action("drop", c)
+        for zone in (st.weapons[seat], st.items[seat], st.spells[seat])
+        for c in zone
+    ]
+
+
+OFFERS: dict[str, Callable[[SideQuestState, int], list[Action]]] = {
+    "move": moves,
+    "attack": attacks,
+    "pickup": on_the_floor,
+    "rescue": on_the_floor,
+    "loot": on_the_floor,
+    "trade": trades,
+    "key": keys,
+    "ability": use_actions,
+    "use": use_actions,
+    "cast": use_actions,
+    "drop": drops,
+    "end": lambda st, seat: [END],
+}
+"""Which part of `turn_actions` offers each kind of action."""
 
 
 def hero_action(st: SideQuestState, seat: int, action: Action, ev: Events) -> None:
