@@ -36,6 +36,17 @@ HOT_PATHS = [
     "src/tavernkeep/games/rage/state.py",
     "src/tavernkeep/games/rage/turn.py",
     "src/tavernkeep/games/rage/rules.py",
+    "src/tavernkeep/games/side_quest/state.py",
+    "src/tavernkeep/games/side_quest/cards.py",
+    "src/tavernkeep/games/side_quest/combat.py",
+    "src/tavernkeep/games/side_quest/dungeon.py",
+    "src/tavernkeep/games/side_quest/effects.py",
+    "src/tavernkeep/games/side_quest/heroes.py",
+    "src/tavernkeep/games/side_quest/locations.py",
+    "src/tavernkeep/games/side_quest/monsters.py",
+    "src/tavernkeep/games/side_quest/rolls.py",
+    "src/tavernkeep/games/side_quest/turn.py",
+    "src/tavernkeep/games/side_quest/rules.py",
 ]
 
 ext_modules = []

@@ -193,7 +193,9 @@ def trade_actions(st: SideQuestState, seat: int, moved: tuple[int, ...]) -> list
 
 def give(st: SideQuestState, card: int, taker: int, ev: Events) -> None:
     holder = next(
-        s for s in range(st.players) if card in (*st.weapons[s], *st.items[s], *st.spells[s])
+        s
+        for s in range(st.players)
+        if card in st.weapons[s] or card in st.items[s] or card in st.spells[s]
     )
     for zone in (st.weapons[holder], st.items[holder], st.spells[holder], st.equipped[holder]):
         if card in zone:
