@@ -288,3 +288,25 @@ def test_a_boolean_is_not_taken_for_a_number(tmp_path: Path) -> None:
     text = quest("Rats") + quest("Wolves", reward=True) + quest("Riddle")
     message = load_error(write(tmp_path, text))
     assert "field 'reward'" in message
+
+
+def test_derived_content_is_built_once_an_object_and_lets_old_objects_go() -> None:
+    from tavernkeep.engine.content import Derived
+
+    built: list[int] = []
+
+    def build(content: list[int]) -> int:
+        built.append(id(content))
+        return sum(content)
+
+    derived = Derived(build, keep=2)
+    a, b, c = [1, 2], [1, 2], [3]
+    assert derived(a) == 3 and derived(a) == 3
+    assert len(built) == 1
+    # Equal content in another object is built for itself: only identity says the
+    # content is the one seen before.
+    assert derived(b) == 3 and len(built) == 2
+    derived(c)
+    # Only the last two asked about are kept: the first is built again.
+    derived(a)
+    assert built == [id(a), id(b), id(c), id(a)]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.content import Pack, load_pack
+from tavernkeep.engine.content import Derived, Pack, load_pack
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
@@ -135,6 +135,32 @@ def meets(total: int, card: QuestCard) -> bool:
     return total == card.goal if card.exact else total >= card.goal
 
 
+def card_face(card: QuestCard) -> dict[str, Any]:
+    """A card as a view shows it."""
+    return {
+        "name": card.name,
+        "challenge": card.challenge,
+        "goal": card.goal,
+        "exact": card.exact,
+        "goal_text": card.goal_text,
+        "reward": card.reward,
+        "adventurer": card.adventurer,
+    }
+
+
+CARDS: Derived[HackAndSlashPack, tuple[QuestCard, ...]] = Derived(
+    lambda content: (content.brag.as_quest(), *content.quest)
+)
+"""A pack's cards: card 0 is the Brag as a quest, then the pack's quests. Simulations set
+up thousands of games on one pack, and building the Brag's QuestCard validates a pydantic
+model; cards are frozen, so every state of a pack shares one tuple."""
+FACES: Derived[tuple[QuestCard, ...], list[dict[str, Any]]] = Derived(
+    lambda cards: [card_face(card) for card in cards]
+)
+"""Each card's face, built once a pack: a view shows five, and the RL adapter builds a
+view at every step. A view copies the faces it shows."""
+
+
 class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     name = "hack-and-slash"
     title = "Hack & Slash"
@@ -151,14 +177,6 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         "rescue sent": "Rescues sent",
         "rescue succeeded": "Rescues that saved the quest",
     }
-
-    _cards_of: tuple[HackAndSlashPack, tuple[QuestCard, ...]] | None = None
-    """The last pack set up and its cards: simulations set up thousands of games on one
-    pack, and building the Brag's QuestCard validates a pydantic model each time."""
-
-    _faces_of: tuple[tuple[QuestCard, ...], list[dict[str, Any]]] | None = None
-    """Each card's face as a view shows it, built once for the cards of the last pack: a
-    view shows five faces, and the RL adapter builds a view at every step."""
 
     def tally_names(self, content: Any) -> dict[str, list[str]]:
         quests = [content.brag.name, *(q.name for q in content.quest)]
@@ -179,7 +197,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         n = config.players
         assert n <= MAX_SEATS, "raise MAX_SEATS with the player limit"
         rng = Rng(seed)
-        cards = self._cards(content)
+        cards = CARDS(content)
         pile = list(range(1, len(cards)))
         rng.shuffle(pile)
         row = [pile.pop() for _ in range(SLOTS)]
@@ -208,14 +226,6 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         )
         self._start_turn(state, None)
         return state
-
-    def _cards(self, content: HackAndSlashPack) -> tuple[QuestCard, ...]:
-        """Card 0 is the Brag as a quest, then the pack's quests; cards are frozen, so
-        every state of a pack shares one tuple."""
-        cached = self._cards_of
-        if cached is None or cached[0] is not content:
-            cached = self._cards_of = (content, (content.brag.as_quest(), *content.quest))
-        return cached[1]
 
     # -- the protocol --------------------------------------------------------------
 
@@ -275,7 +285,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
 
     def view(self, state: HackAndSlashState, seat: int | None) -> dict[str, Any]:
         cards = state.cards
-        faces = self._faces(cards)
+        faces = FACES(cards)
         attempt = None
         if state.slot != EMPTY:
             card = self._slot_card(state, state.slot)
@@ -397,24 +407,6 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     @staticmethod
     def _slot_card(state: HackAndSlashState, slot: int) -> int:
         return 0 if slot == BRAG_SLOT else state.row[slot]
-
-    def _faces(self, cards: tuple[QuestCard, ...]) -> list[dict[str, Any]]:
-        known = self._faces_of
-        if known is None or known[0] is not cards:
-            known = self._faces_of = (cards, [self._card_json(card) for card in cards])
-        return known[1]
-
-    @staticmethod
-    def _card_json(card: QuestCard) -> dict[str, Any]:
-        return {
-            "name": card.name,
-            "challenge": card.challenge,
-            "goal": card.goal,
-            "exact": card.exact,
-            "goal_text": card.goal_text,
-            "reward": card.reward,
-            "adventurer": card.adventurer,
-        }
 
     def _chosen_slot(self, state: HackAndSlashState, action: Action) -> int:
         """The slot a 'quest' decision names, checked before anything changes."""

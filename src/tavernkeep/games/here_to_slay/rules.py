@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tavernkeep.engine.actions import PASS, Action
-from tavernkeep.engine.content import Pack
+from tavernkeep.engine.content import Derived, Pack
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
@@ -75,6 +75,43 @@ def offer_text(state: HereToSlayState, top: Decision) -> str:
     return step_text(state.catalog.effects[eid][index])
 
 
+def monster_face(monster: Monster, m: int) -> dict[str, Any]:
+    need = monster.requirement
+    return {
+        "id": m,
+        "name": monster.name,
+        "heroes": need.heroes,
+        "classes": list(need.classes),
+        "slay": monster.slay_text,
+        "punishment": monster.punishment_text,
+        "skill": monster.skill.text,
+    }
+
+
+def faces(cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What a view shows of each card and Monster, which never changes."""
+    cards = [
+        {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
+        for c, info in enumerate(cat.cards)
+    ]
+    monsters = [
+        {
+            **monster_face(info, m),
+            "punishes": ", then ".join(step_text(step) for step in info.punishment),
+            "draws": info.draw_on_slay,
+        }
+        for m, info in enumerate(cat.monsters)
+    ]
+    return cards, monsters
+
+
+CATALOGS: Derived[HereToSlayPack, Catalog] = Derived(build)
+"""Each pack's catalog: a batch sets up thousands of games on one pack."""
+FACES: Derived[Catalog, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = Derived(faces)
+"""Each catalog's faces (a view used to rebuild every Monster's punishment text each
+call). A view copies the faces it shows."""
+
+
 class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     name = "here-to-slay"
     title = "Here to Slay"
@@ -95,19 +132,11 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         "hero lost": "Heroes lost (destroyed, sacrificed, stolen)",
     }
 
-    _catalog_of: tuple[HereToSlayPack, Catalog] | None = None
-    """The last pack set up and its catalog: a batch sets up thousands of games on one."""
-    _faces_of: tuple[Catalog, list[dict[str, Any]], list[dict[str, Any]]] | None = None
-    """The last catalog viewed and its cards' and Monsters' faces (`_faces`)."""
-
     def load_pack(self, source: str | Path | None = None) -> Pack[HereToSlayPack]:
         return load(source)
 
     def catalog(self, content: HereToSlayPack) -> Catalog:
-        cached = self._catalog_of
-        if cached is None or cached[0] is not content:
-            cached = self._catalog_of = (content, build(content))
-        return cached[1]
+        return CATALOGS(content)
 
     def opening(self, state: HereToSlayState) -> list[Event]:
         monsters = ", ".join(state.catalog.monsters[m].name for m in state.row)
@@ -337,7 +366,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def view(self, state: HereToSlayState, seat: int | None) -> dict[str, Any]:
         cat = state.catalog
         cards = cat.cards
-        card_faces, monster_faces = self._faces(cat)
+        card_faces, monster_faces = FACES(cat)
 
         def card(c: int) -> dict[str, Any]:
             # A copy, so that a caller changing a view never changes the next one.
@@ -475,46 +504,10 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             "result": result.to_json() if result else None,
         }
 
-    def _faces(self, cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """What a view shows of each card and Monster, which never changes: built once a
-        catalog (a view used to rebuild every Monster's punishment text each call)."""
-        known = self._faces_of
-        if known is not None and known[0] is cat:
-            return known[1], known[2]
-        cards = [
-            {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
-            for c, info in enumerate(cat.cards)
-        ]
-        monsters = [
-            {
-                **self._monster_json(info, m),
-                "punishes": ", then ".join(step_text(step) for step in info.punishment),
-                "draws": info.draw_on_slay,
-            }
-            for m, info in enumerate(cat.monsters)
-        ]
-        # One catalog kept, as `catalog` keeps one: a server's tables on other packs
-        # only rebuild the faces, nothing grows.
-        self._faces_of = (cat, cards, monsters)
-        return cards, monsters
-
     @staticmethod
     def _leader_json(state: HereToSlayState, leader: int) -> dict[str, Any]:
         info = state.catalog.leaders[leader]
         return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
-
-    @staticmethod
-    def _monster_json(monster: Monster, m: int) -> dict[str, Any]:
-        need = monster.requirement
-        return {
-            "id": m,
-            "name": monster.name,
-            "heroes": need.heroes,
-            "classes": list(need.classes),
-            "slay": monster.slay_text,
-            "punishment": monster.punishment_text,
-            "skill": monster.skill.text,
-        }
 
     def determinize(self, state: HereToSlayState, seat: int, rng: Rng) -> HereToSlayState:
         # Hidden: the deck's order and the other seats' hands. Re-deal them together,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.content import Pack
+from tavernkeep.engine.content import Derived, Pack
 from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
@@ -67,8 +67,25 @@ DISENGAGE = Action("disengage")
 
 MODES = {PATROLLING: "patrolling", RETURNING: "returning", HOLDING: "holding"}
 
-_MAP_VIEWS: dict[int, tuple[Village, dict[str, Any]]] = {}
-"""Per village (kept alive so its id is not reused), the map as a view shows it."""
+
+def static_map_view(m: Village) -> dict[str, Any]:
+    """The parts of a map's view that never change: walls, rubble and houses."""
+    return {
+        "name": m.name,
+        "radius": m.radius,
+        "cells": [list(h) for h in m.cells],
+        "rubble": [list(h) for h in sorted(m.rubble)],
+        "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
+        "houses": [
+            (house.name, [c for c, h in enumerate(m.house_of) if h == i])
+            for i, house in enumerate(m.house)
+        ],
+        "start": m.start_cell,
+        "gate": m.gate_cell,
+    }
+
+
+MAP_VIEWS: Derived[Village, dict[str, Any]] = Derived(static_map_view)
 
 
 def map_view(m: Village, visited: list[bool]) -> dict[str, Any]:
@@ -76,23 +93,7 @@ def map_view(m: Village, visited: list[bool]) -> dict[str, Any]:
     anew cost more than the rest of the view (an RL step reads a view every action), so
     they are built once a village; each view gets its own outer lists (the coordinate
     pairs inside are shared, read-only)."""
-    cached = _MAP_VIEWS.get(id(m))
-    if cached is None or cached[0] is not m:
-        static: dict[str, Any] = {
-            "name": m.name,
-            "radius": m.radius,
-            "cells": [list(h) for h in m.cells],
-            "rubble": [list(h) for h in sorted(m.rubble)],
-            "walls": [[h[0], h[1], d] for h, d in sorted(m.walls)],
-            "houses": [
-                (house.name, [c for c, h in enumerate(m.house_of) if h == i])
-                for i, house in enumerate(m.house)
-            ],
-            "start": m.start_cell,
-            "gate": m.gate_cell,
-        }
-        cached = _MAP_VIEWS[id(m)] = (m, static)
-    static = cached[1]
+    static = MAP_VIEWS(m)
     return {
         **static,
         "cells": list(static["cells"]),
@@ -103,6 +104,7 @@ def map_view(m: Village, visited: list[bool]) -> dict[str, Any]:
             for i, (name, cells) in enumerate(static["houses"])
         ],
     }
+
 
 # One round of combat: the player's higher of two d6 (or a d10) against a d6, ties to
 # the skeleton. Exact: sum over the skeleton's die of the chance to beat it.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tavernkeep.engine.content import Derived
 from tavernkeep.games.rage.content import House, RageMap, Skeleton
 from tavernkeep.games.rage.hexes import Edge, Hex, distances
 
@@ -65,15 +66,13 @@ TABLES_KEPT = 4096
 """At most this many distance tables a village (a table is a few hundred numbers)."""
 
 
-_VILLAGES: dict[int, tuple[RageMap, Village]] = {}
-"""Per map, keeping the map alive so its id is never reused while cached."""
-
-
 def village_of(m: RageMap) -> Village:
-    cached = _VILLAGES.get(id(m))
-    if cached is not None and cached[0] is m:
-        return cached[1]
-    village = Village(
+    """The village of a map: every game on one map shares it, and its distance tables."""
+    return VILLAGES(m)
+
+
+def build_village(m: RageMap) -> Village:
+    return Village(
         name=m.name,
         radius=m.radius,
         dawn=m.dawn,
@@ -95,5 +94,6 @@ def village_of(m: RageMap) -> Village:
         skeleton=tuple(m.skeleton),
         home=tuple(distances(m.step, loop) for loop in m.patrols),
     )
-    _VILLAGES[id(m)] = (m, village)
-    return village
+
+
+VILLAGES: Derived[RageMap, Village] = Derived(build_village)

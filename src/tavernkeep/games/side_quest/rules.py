@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.content import Pack
+from tavernkeep.engine.content import Derived, Pack
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
@@ -73,6 +73,10 @@ from tavernkeep.games.side_quest.turn import (
 
 __all__ = ["SideQuest", "SideQuestState"]
 
+FACES: Derived[SideQuestPack, dict[tuple[str, int], dict[str, Any]]] = Derived(lambda _: {})
+"""What a view shows of each card (its kind, name and numbers), which depends only on
+the pack: filled in once a card, (kind, ref) by (kind, ref), as views ask for them."""
+
 
 class SideQuest(Game[SideQuestState, SideQuestConfig]):
     name = "side-quest"
@@ -115,10 +119,6 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
     def heuristic_agent(self) -> Agent:
         return TeamBot()
-
-    _faces_of: tuple[Any, dict[tuple[str, int], dict[str, Any]]] | None = None
-    """What a view shows of each card (its kind, name and numbers), which depends only on
-    the pack: built once a card for the last pack's content, as views ask for them."""
 
     def evaluator(self) -> Callable[[SideQuestState], list[float]]:
         return evaluation.chances
@@ -408,10 +408,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
 
     def view(self, state: SideQuestState, seat: int | None) -> dict[str, Any]:
         content = state.content
-        known = self._faces_of
-        if known is None or known[0] is not content:
-            known = self._faces_of = (content, {})
-        faces = known[1]
+        faces = FACES(content)
         kinds, refs = state.card_kind, state.card_ref
 
         def card(c: int) -> dict[str, Any]:
