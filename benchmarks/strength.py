@@ -19,7 +19,14 @@ Games are played by `tavernkeep.lab.simulate` (derived seeds, worker processes).
 
     python benchmarks/strength.py [--game NAME] [--iterations N] [--games N] [--workers W]
         [--seed S] [--players P] [--rollout random|heuristic] [--pure] [--cut H]
-        [--against heuristic,random]
+        [--against heuristic,random] [--outcomes FILE]
+
+A team game of the search can take minutes (every seat searches every decision). With
+`--outcomes FILE` each finished game's outcome is appended to FILE as it comes (a JSON
+line: the table, the game's number, won or not), and a run started again with the same
+file and arguments plays only the games not in it: a long measurement survives being
+stopped and goes on where it was, the same games as one run. The file holds outcomes of
+the code that played them: start a new file after changing a game or a bot.
 
 `--pure` plays `bot:mcts:N:pure`: the search without the heuristic as its incumbent.
 In the games that can evaluate a position the search cuts its rollouts after 20 actions
@@ -31,12 +38,15 @@ Tables name each bot by its full spec.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import platform
+import sys
 import time
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -99,7 +109,13 @@ def competitive_rows(
 
 
 def team_rows(
-    game: Game[Any, Any], spec: str, others: list[str], players: int, games: int, args: Any
+    game: Game[Any, Any],
+    spec: str,
+    others: list[str],
+    players: int,
+    games: int,
+    args: Any,
+    kept: Outcomes | None = None,
 ) -> list[list[str]]:
     """The team's win rate played by the search bot, then by each other bot, same seeds.
 
@@ -112,7 +128,7 @@ def team_rows(
     for s in specs:
         batch = Batch(game.name, (s,) * players, {}, None, args.seed)
         started = time.perf_counter()
-        won = game_outcomes(batch, games, args.workers)
+        won = game_outcomes(batch, games, args.workers, kept)
         seconds = time.perf_counter() - started
         outcomes.append(won)
         lo, hi = wilson_interval(sum(won), games)
@@ -134,19 +150,84 @@ def team_rows(
     return rows
 
 
-def game_outcomes(batch: Batch, games: int, workers: int) -> list[bool]:
-    """Whether the team won each game of a batch, in game order."""
-    jobs = [(batch, index) for index in range(games)]
-    if workers == 1:
-        return [won_game(job) for job in jobs]
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
-    with context.Pool(workers) as pool:
-        return pool.map(won_game, jobs, chunksize=1)
+class Outcomes:
+    """Games' outcomes kept in a file of JSON lines, one a finished game, so that a long
+    run can be stopped and started again (`--outcomes`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.known: dict[str, dict[int, bool]] = {}
+        if not path.exists():
+            return
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            try:
+                entry = json.loads(line)
+                table, index, won = entry["table"], entry["game"], entry["won"]
+                if not (isinstance(table, str) and type(index) is int and index >= 0):
+                    raise ValueError
+                if not isinstance(won, bool):
+                    raise ValueError
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(
+                    f"{path}, line {number}: not an outcome this script wrote "
+                    '(expected {"table": ..., "game": N, "won": true or false})'
+                ) from None
+            self.known.setdefault(table, {})[index] = won
+
+    @staticmethod
+    def table(batch: Batch) -> str:
+        """What identifies a batch's games: the game, the seats, the seed, the options."""
+        options = json.dumps(batch.options, sort_keys=True)
+        return f"{batch.game} {','.join(batch.seats)} seed {batch.seed} {options} {batch.pack}"
+
+    def of(self, batch: Batch) -> dict[int, bool]:
+        return self.known.get(self.table(batch), {})
+
+    def add(self, batch: Batch, index: int, won: bool) -> None:
+        self.known.setdefault(self.table(batch), {})[index] = won
+        with self.path.open("a") as out:
+            out.write(json.dumps({"table": self.table(batch), "game": index, "won": won}) + "\n")
 
 
-def won_game(job: tuple[Batch, int]) -> bool:
+def game_outcomes(
+    batch: Batch, games: int, workers: int, kept: Outcomes | None = None
+) -> list[bool]:
+    """Whether the team won each game of a batch, in game order. With `kept`, the games
+    already there are not played again, and each one played is added as it finishes."""
+    known = dict(kept.of(batch)) if kept is not None else {}
+    jobs = [(batch, index) for index in range(games) if index not in known]
+    if known:
+        print(
+            f"{batch.seats[0]}: {games - len(jobs)} of {games} games already in the file",
+            file=sys.stderr,
+        )
+
+    def take(index: int, won: bool) -> None:
+        known[index] = won
+        if kept is not None:
+            kept.add(batch, index, won)
+        if len(jobs) > 1:
+            done = sum(1 for i in range(games) if i in known)
+            print(
+                f"{batch.seats[0]}: game {index} {'won' if won else 'lost'} ({done} of {games})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            take(*won_game(job))
+    else:
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else None)
+        with context.Pool(workers) as pool:
+            for index, won in pool.imap_unordered(won_game, jobs, chunksize=1):
+                take(index, won)
+    return [known[index] for index in range(games)]
+
+
+def won_game(job: tuple[Batch, int]) -> tuple[int, bool]:
     batch, index = job
-    return play_block(batch, index, index + 1).won == 1
+    return index, play_block(batch, index, index + 1).won == 1
 
 
 def paired_verdict(search: list[bool], other: list[bool]) -> str:
@@ -196,9 +277,7 @@ def spec_for(game: Game[Any, Any], args: Any) -> str:
     return make_bot(spec, game).name
 
 
-def search_speed(
-    game: Game[Any, Any], players: int, spec: str, count: int
-) -> tuple[float, float]:
+def search_speed(game: Game[Any, Any], players: int, spec: str, count: int) -> tuple[float, float]:
     """(iterations per CPU second, ms a decision) of `search()` alone."""
     bot = make_bot(spec, game)
     assert isinstance(bot, ISMCTSBot)
@@ -237,6 +316,12 @@ def main() -> None:
         "--speed-positions", type=int, default=20, help="positions timed for iterations/s"
     )
     parser.add_argument("--no-games", action="store_true", help="only the speed table")
+    parser.add_argument(
+        "--outcomes",
+        metavar="FILE",
+        type=Path,
+        help="keep team games' outcomes in FILE; a rerun plays only the games not in it",
+    )
     args = parser.parse_args()
     if args.cut is not None and args.cut != "full" and not args.cut.isdigit():
         parser.error(f"--cut: '{args.cut}' is neither a number of actions nor 'full'")
@@ -247,6 +332,20 @@ def main() -> None:
     chosen = [g for g in all_games() if not args.game or g.name in args.game]
     if not chosen:
         parser.error(f"no such game: {', '.join(args.game)}")
+    kept = None
+    if args.outcomes is not None:
+        competitive = [g.title for g in chosen if g.kind == "competitive"]
+        if competitive:
+            parser.error(
+                f"--outcomes keeps the outcomes of team games only, not of {competitive[0]}: "
+                "give --game side-quest or --game rage"
+            )
+        try:
+            kept = Outcomes(args.outcomes)
+        except (OSError, UnicodeDecodeError) as exc:
+            parser.error(f"--outcomes: cannot read {args.outcomes}: {exc}")
+        except ValueError as exc:
+            parser.error(f"--outcomes: {exc}")
 
     console = Console(width=140)
     try:
@@ -283,7 +382,7 @@ def main() -> None:
                         *competitive_rows(game, spec, opponent, players, args.games, args)
                     )
             else:
-                for row in team_rows(game, spec, against, players, args.games, args):
+                for row in team_rows(game, spec, against, players, args.games, args, kept):
                     table.add_row(*row)
         console.print(table)
 
