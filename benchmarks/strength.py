@@ -157,8 +157,10 @@ class Outcomes:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.known: dict[str, dict[int, bool]] = {}
-        if not path.exists():
-            return
+        # Opened for appending now, so that a file that cannot be written is an error
+        # before the first game, not after it.
+        with path.open("a"):
+            pass
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             try:
                 entry = json.loads(line)
@@ -343,7 +345,7 @@ def main() -> None:
         try:
             kept = Outcomes(args.outcomes)
         except (OSError, UnicodeDecodeError) as exc:
-            parser.error(f"--outcomes: cannot read {args.outcomes}: {exc}")
+            parser.error(f"--outcomes: cannot use {args.outcomes}: {exc}")
         except ValueError as exc:
             parser.error(f"--outcomes: {exc}")
 

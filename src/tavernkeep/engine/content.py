@@ -40,9 +40,10 @@ class Derived(Generic[C, V]):
     """What a game works out once from loaded content (every card's face, an index of
     effects, a map's distance tables), kept for the few content objects last asked about.
 
-    Loaded content is never changed (its models are frozen) and a sweep's every variant
-    is a new object, so the object itself is the key, compared by identity: nothing is
-    hashed, and an object no longer asked about is let go after `keep` others.
+    Content is never changed once loaded (packs are frozen models, and what is built
+    from them is read only), and a sweep's every variant is a new object, so the object
+    itself is the key, compared by identity: nothing is hashed, and an object no longer
+    asked about is let go after `keep` others.
     """
 
     def __init__(self, build: Callable[[C], V], keep: int = 4) -> None:
