@@ -89,11 +89,28 @@ def hits_spread(attacks: Attackers) -> dict[tuple[int, int], float]:
     return spread
 
 
+COSTS: dict[tuple[tuple[int, ...], tuple[tuple[int, float, int], ...]], float] = {}
+"""`attacks_cost` by its arguments. It depends on nothing else, and the few healths and
+Monsters of a game meet again decision after decision (a search asks it thousands of
+times a second), so it is worked out once. Cleared when full."""
+COSTS_KEPT = 1 << 16
+
+
 def attacks_cost(healths: list[int], attacks: Attackers) -> float:
     """The expected cost of these attacks to the heroes standing together with `healths`,
     each hit taken by the hero who can best afford it (RULES 23)."""
     if not attacks:
         return 0.0
+    key = (tuple(healths), tuple(attacks))
+    cost = COSTS.get(key)
+    if cost is None:
+        if len(COSTS) >= COSTS_KEPT:
+            COSTS.clear()
+        cost = COSTS[key] = expected_cost(healths, attacks)
+    return cost
+
+
+def expected_cost(healths: list[int], attacks: Attackers) -> float:
     total = 0.0
     for (ones, twos), q in hits_spread(attacks).items():
         if q < 1e-4 or not (ones or twos):
