@@ -47,6 +47,7 @@ HOT_PATHS = [
     "src/tavernkeep/games/side_quest/rolls.py",
     "src/tavernkeep/games/side_quest/turn.py",
     "src/tavernkeep/games/side_quest/rules.py",
+    "src/tavernkeep/games/side_quest/heuristic.py",
 ]
 
 ext_modules = []

@@ -272,7 +272,7 @@ def spec_for(game: Game[Any, Any], args: Any) -> str:
     cut = args.cut is not None and game.evaluator() is not None
     spec = (
         f"bot:mcts:{args.iterations}"
-        + (":heuristic" if args.rollout == "heuristic" else "")
+        + (f":{args.rollout}" if args.rollout else "")
         + (f":{'full' if args.cut == 'full' else 'cut' + args.cut}" if cut else "")
         + (":pure" if args.pure else "")
     )
@@ -304,7 +304,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--players", type=int, help="seats (default: each game's own)")
-    parser.add_argument("--rollout", choices=("random", "heuristic"), default="random")
+    parser.add_argument(
+        "--rollout",
+        choices=("random", "heuristic"),
+        help="the search's rollouts (default: each game's own, `Game.search_rollout`)",
+    )
     parser.add_argument(
         "--pure", action="store_true", help="no incumbent: the search's own choice always"
     )

@@ -3,7 +3,8 @@
 A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a search
 bot, `bot:mcts` with an optional budget, rollout, horizon and `pure` in any order:
 `bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
-`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot),
+`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot; `:random`, by
+the random bot; where the spec says neither, the game's `search_rollout`),
 `bot:mcts:500:cut40` (each rollout cut after 40 actions and the position judged by
 the game's `evaluator`; where a game has one, `DEFAULT_HORIZON` is the default and
 `full` plays every rollout to its end), `bot:mcts:500:pure` (no incumbent: the
@@ -72,7 +73,7 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
 def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     iterations: int | None = None
     millis: int | None = None
-    rollout = "random"
+    rollout: str = game.search_rollout
     horizon: int | None = None
     judges = game.evaluator() is not None
     budget_seen = rollout_seen = pure = full = False
@@ -144,7 +145,9 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     budget_text = f"{millis}ms" if millis is not None else str(iterations)
     canonical = (
         f"bot:mcts:{budget_text}"
-        + (":heuristic" if rollout == "heuristic" else "")
+        # Heuristic rollouts are named always, random ones where the game's default
+        # differs: the name reads back as the same bot, and says what a table compares.
+        + (f":{rollout}" if rollout == "heuristic" or rollout != game.search_rollout else "")
         + (f":cut{horizon}" if horizon is not None else "")
         # Where the default would cut, the name says it does not, so it reads back alike.
         + (":full" if full and judges else "")

@@ -79,6 +79,10 @@ class Game(ABC, Generic[S, C]):
     summary: ClassVar[str] = ""
     players_note: ClassVar[str] = ""
     """How a variant stretches the player count, e.g. '2 with the two_player variant'."""
+    search_rollout: ClassVar[Literal["random", "heuristic"]] = "random"
+    """How `bot:mcts` plays its rollouts where the spec does not say: "heuristic" in a
+    game whose random play teaches the search the wrong lesson (Side Quest: see its
+    RULES.md, "The search bot"). The spec's `:random` or `:heuristic` overrides it."""
     seat_facts: ClassVar[dict[str, str]] = {}
     """Facts of `Result.facts` that label each seat (a list, one label a seat), with the
     heading a report gives them: `simulate` breaks win rates down by each, e.g.

@@ -88,6 +88,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "co-operative dungeon crawl: heroes against monsters"
     report_grid = ("scenario", "players")
+    # Random rollouts value the wrong things here (RULES.md, "The search bot").
+    search_rollout = "heuristic"
     tally_kinds: ClassVar[dict[str, str]] = {
         "hero played": "Heroes played",
         "ability used": "Hero abilities used",
