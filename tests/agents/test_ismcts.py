@@ -282,6 +282,39 @@ def test_seat_specs_name_a_budget_and_a_rollout(
 
 
 @pytest.mark.parametrize(
+    ("spec", "name", "heuristic_rollouts"),
+    [
+        ("bot:mcts", "bot:mcts:1000:heuristic:cut20", True),
+        ("bot:mcts:300ms", "bot:mcts:300ms:heuristic:cut20", True),
+        ("bot:mcts:500:heuristic", "bot:mcts:500:heuristic:cut20", True),
+        ("bot:mcts:500:random", "bot:mcts:500:random:cut20", False),
+        ("bot:mcts:500:random:full", "bot:mcts:500:random:full", False),
+    ],
+)
+def test_side_quest_searches_with_its_heuristic_unless_told_random(
+    spec: str, name: str, heuristic_rollouts: bool
+) -> None:
+    # Side Quest's random play teaches the search to trade its turns away (its RULES.md,
+    # "The search bot"), so its `bot:mcts` rolls out with the bot team; the name a
+    # table shows says which, and reads back as the same bot.
+    game = get_game("side-quest")
+    bot = make_bot(spec, game)
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.name == name
+    assert (bot.rollout is not None, bot.depth) == (
+        heuristic_rollouts,
+        1 if heuristic_rollouts else None,
+    )
+    again = make_bot(bot.name, game)
+    assert isinstance(again, ISMCTSBot)
+    assert (again.name, again.rollout is not None) == (name, heuristic_rollouts)
+    # Every other game keeps random rollouts unless a spec asks for the heuristic.
+    rage = make_bot(spec.replace(":heuristic", ""), get_game("rage"))
+    assert isinstance(rage, ISMCTSBot)
+    assert rage.rollout is None and ":random" not in rage.name
+
+
+@pytest.mark.parametrize(
     ("spec", "says"),
     [
         ("bot:mcts:abc", "'abc' is neither a budget"),

@@ -57,6 +57,12 @@ thousand full rollouts' time goes on turns far from the decision. With a horizon
 heuristic bots) is backed up in place of a result. A game without an evaluation plays
 every rollout to its end.
 
+**Which rollout.** Random, unless the spec or the game (`Game.search_rollout`) asks for
+the heuristic. The evaluation judges a position as the heuristic bots would play on from
+it; where the random actions before the cut are worse than noise, heuristic ones keep the
+two in step. In Side Quest random rollouts made an empty Trade look better than an attack
+(its RULES.md, "The search bot"), so its search rolls out with the bot team.
+
 A decision with a single legal action is answered at once, and forced moves inside the
 search (a lone pass) are played through without a node of their own. The search stream
 is drawn from the seat's own `info.rng`, so a seeded match with an iteration budget
