@@ -4,8 +4,9 @@ An optimisation should leave every game the same move for move, and a measuremen
 played across sessions (`strength.py --outcomes`) may go on with a later build only if
 its games are the same. For each game (or `--game`) this plays `--games` games between
 the game's own bots (heuristic where it has one, else random), at every table size in
-turn, and asks the search (`--spec`, a small budget) for its choice at a few positions
-of them; it prints a SHA-256 of every action of every game and of every searched choice.
+turn, and asks the search (`--spec`, a small budget, without the heuristic's proposal to
+fall back on, so that its own choice is what is hashed) for its choice at a few
+positions of them; it prints a SHA-256 of every action of every game and of every searched choice.
 Equal digests: the same games. Run it with the build and the code to compare (pure
 Python and the compiled build must agree too).
 
@@ -57,7 +58,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A digest of each game's games.")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--games", type=int, default=100, help="games a game (100)")
-    parser.add_argument("--spec", default="bot:mcts:30", help="the search asked (bot:mcts:30)")
+    parser.add_argument(
+        "--spec", default="bot:mcts:30:pure", help="the search asked (bot:mcts:30:pure)"
+    )
     args = parser.parse_args()
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")

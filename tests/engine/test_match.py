@@ -12,6 +12,7 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import IllegalAction, TavernkeepError
 from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.records import parse_record, replay
+from tavernkeep.engine.rng import Rng
 from tavernkeep.games.hack_and_slash import GAME
 from tavernkeep.games.hack_and_slash.heuristic import HeuristicBot
 
@@ -175,3 +176,49 @@ def test_a_player_count_that_disagrees_with_the_agents_is_refused_up_front() -> 
     with pytest.raises(TavernkeepError):
         match = Match.start(GAME, [RandomBot() for _ in range(3)], 1, {"players": 4})
         match.run()
+
+
+def test_a_sample_of_shared_secrets_is_played_as_it_is_and_others_are_sampled_again() -> None:
+    # Side Quest's secrets (decks, face-down Locations) are every hero's alike: a bot in a
+    # search's imagined game plays on the sample it is handed, the decks as they lie.
+    from tavernkeep.games import get_game
+
+    quest = get_game("side-quest")
+    assert quest.secrets_shared
+    match = Match.start(quest, [make_bot("bot:heuristic", quest)] * 2, seed=3)
+    for _ in range(30):
+        match.step()
+    state = match.state
+    seat = quest.actor(state)
+    assert seat is not None
+    rng = Rng(5)
+    sample = InfoSet(quest, state, seat, rng, sampled=True).determinize(rng)
+    assert sample is not state
+    assert (sample.monster_deck, sample.loot_deck, sample.row) == (
+        state.monster_deck,
+        state.loot_deck,
+        state.row,
+    )
+    assert rng.state == Rng(5).state
+    # The true state, not marked as a sample, is sampled again: the decks are re-dealt.
+    again = InfoSet(quest, state, seat, rng).determinize(rng)
+    assert (again.monster_deck, again.loot_deck) != (state.monster_deck, state.loot_deck)
+    # Here to Slay's hands are secret from the other seats: a sample made for one seat
+    # is not what another may know, so a bot there is always dealt a fresh sample.
+    slay = get_game("here-to-slay")
+    assert not slay.secrets_shared
+    table = Match.start(slay, [RandomBot()] * 3, seed=3)
+    who = slay.actor(table.state)
+    assert who is not None
+    other = (who + 1) % 3
+    hands = {
+        tuple(
+            sorted(
+                InfoSet(slay, table.state, who, Rng(k), sampled=True)
+                .determinize(Rng(k))
+                .hands[other]
+            )
+        )
+        for k in range(8)
+    }
+    assert len(hands) > 1

@@ -165,7 +165,9 @@ def play_out(
     game: Game[Any, Any], state: Any, bot: Agent, rng: Rng, actions: int = -1
 ) -> None:
     """Play `state` with `bot` in every seat (a forced move without asking): to its end,
-    or for at most `actions` actions when that is not negative."""
+    or for at most `actions` actions when that is not negative. `state` is a sample
+    (`InfoSet.sampled`): where the game's secrets are every seat's alike, the bot plays on
+    it without sampling it again."""
     actor, legal, apply = game.actor, game.legal_actions, game.apply
     # Counting down from -1 never reaches 0: no limit.
     while actions and (seat := actor(state)) is not None:
@@ -173,7 +175,7 @@ def play_out(
         if len(acts) == 1:
             apply(state, acts[0], False)
         else:
-            apply(state, bot.choose(InfoSet(game, state, seat, rng)), False)
+            apply(state, bot.choose(InfoSet(game, state, seat, rng, sampled=True)), False)
         actions -= 1
 
 

@@ -83,6 +83,11 @@ class Game(ABC, Generic[S, C]):
     """How `bot:mcts` plays its rollouts where the spec does not say: "heuristic" in a
     game whose random play teaches the search the wrong lesson (Side Quest: see its
     RULES.md, "The search bot"). The spec's `:random` or `:heuristic` overrides it."""
+    secrets_shared: ClassVar[bool] = False
+    """True where every secret of a state is hidden from every seat alike (decks,
+    face-down cards), never one seat's hand from another's: a state sampled for one seat
+    is then a sample for every seat, and a bot deciding inside a search's imagined game
+    plays on that sample as it is (`InfoSet.sampled`) instead of sampling it again."""
     seat_facts: ClassVar[dict[str, str]] = {}
     """Facts of `Result.facts` that label each seat (a list, one label a seat), with the
     heading a report gives them: `simulate` breaks win rates down by each, e.g.

@@ -27,14 +27,18 @@ from tavernkeep.engine.rng import Rng, derive_seed
 class InfoSet:
     """What one seat may use to decide. The true state stays behind `_state`."""
 
-    __slots__ = ("_state", "game", "rng", "seat")
+    __slots__ = ("_state", "game", "rng", "sampled", "seat")
 
-    def __init__(self, game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> None:
+    def __init__(
+        self, game: Game[Any, Any], state: Any, seat: int, rng: Rng, sampled: bool = False
+    ) -> None:
         self.game = game
         self._state = state
         self.seat = seat
         self.rng = rng
         """This seat's own stream, for its random choices."""
+        self.sampled = sampled
+        """The state is not the true one but a search's sample of it (an imagined game)."""
 
     def view(self) -> dict[str, Any]:
         return self.game.view(self._state, self.seat)
@@ -54,6 +58,10 @@ class InfoSet:
 
     def determinize(self, rng: Rng) -> Any:
         """A full state consistent with this seat's view, hidden parts re-sampled."""
+        if self.sampled and self.game.secrets_shared:
+            # A sample already, of secrets no seat knows more of than another: sampling
+            # again would draw from the same odds, at the price of every deck's shuffle.
+            return self.game.clone(self._state)
         return self.game.determinize(self._state, self.seat, rng)
 
 

@@ -167,6 +167,8 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     min_players = 3
     max_players = 6
     kind = "competitive"
+    # Only the draw pile's order and the dice to come are hidden, from everyone alike.
+    secrets_shared = True
     config_model = HackAndSlashConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "push-your-luck quest dice"

@@ -118,6 +118,8 @@ class Rage(Game[RageState, RageConfig]):
     min_players = 1
     max_players = 1
     kind = "solo"
+    # One seat: whatever is secret is secret from it alone.
+    secrets_shared = True
     config_model = RageConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "solo hex stealth in the fallen village"

@@ -125,6 +125,34 @@ def expected_cost(healths: list[int], attacks: Attackers) -> float:
     return total
 
 
+Weapons = tuple[tuple[int, float, int], ...]
+"""Weapons attacking together: (dice, chance a die hits, damage a hit)."""
+OUTCOMES: dict[Weapons, list[tuple[float, list[int]]]] = {}
+"""`attack_outcomes` by its argument, like `COSTS`: the same few weapons and odds come
+back decision after decision."""
+
+
+def attack_outcomes(weapons: Weapons) -> list[tuple[float, list[int]]]:
+    """Every way these weapons' dice can land that hits at all, with its chance (those
+    under 1e-4 left out): (chance, the damage of each hit)."""
+    found = OUTCOMES.get(weapons)
+    if found is not None:
+        return found
+    out: list[tuple[float, list[int]]] = []
+    for counts in product(*(range(n + 1) for n, _, _ in weapons)):
+        weight = 1.0
+        hits: list[int] = []
+        for k, (n, p, damage) in zip(counts, weapons, strict=True):
+            weight *= comb(n, k) * p**k * (1 - p) ** (n - k)
+            hits += [damage] * k
+        if hits and weight > 1e-4:
+            out.append((weight, hits))
+    if len(OUTCOMES) >= COSTS_KEPT:
+        OUTCOMES.clear()
+    OUTCOMES[weapons] = out
+    return out
+
+
 class TeamBot:
     """`bot:heuristic` for Side Quest: one seat of a team that plans together."""
 
@@ -370,14 +398,8 @@ class Plan:
         if not weapons:
             return 0.0
         total = 0.0
-        for counts in product(*(range(n + 1) for n, _, _ in weapons)):
-            weight = 1.0
-            hits: list[int] = []
-            for k, (n, p, damage) in zip(counts, weapons, strict=True):
-                weight *= comb(n, k) * p**k * (1 - p) ** (n - k)
-                hits += [damage] * k
-            if hits and weight > 1e-4:
-                total += weight * self.best_kills(targets, hits, {})
+        for weight, hits in attack_outcomes(tuple(weapons)):
+            total += weight * self.best_kills(targets, hits, {})
         return total
 
     def give_hit(self, args: tuple[Any, ...], actions: list[Action]) -> Action:

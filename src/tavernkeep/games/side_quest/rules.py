@@ -90,6 +90,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
     report_grid = ("scenario", "players")
     # Random rollouts value the wrong things here (RULES.md, "The search bot").
     search_rollout = "heuristic"
+    # The decks and the face-down Locations are every hero's secret alike.
+    secrets_shared = True
     tally_kinds: ClassVar[dict[str, str]] = {
         "hero played": "Heroes played",
         "ability used": "Hero abilities used",
