@@ -27,6 +27,7 @@ class Watched(Game[Any, Any]):
     def __init__(self, inner: Game[Any, Any]) -> None:
         self.inner = inner
         self.kind = inner.kind  # type: ignore[misc]
+        self.secrets_shared = inner.secrets_shared  # type: ignore[misc]
         self.touched: list[Any] = []
         self.samples: list[Any] = []
         self.judged = 0
@@ -173,6 +174,20 @@ def test_the_search_never_touches_the_true_state_in_hack_and_slash() -> None:
     assert all(sorted(s.pile) == sorted(state.pile) for s in watched.samples)
     assert sum(s.pile != state.pile for s in watched.samples) >= 38
     assert all(s.rng != state.rng for s in watched.samples)
+
+
+def test_side_quest_search_deals_once_an_iteration_and_never_touches_the_true_state() -> None:
+    game, state = midgame("side-quest", 2, seed=2, actions=12)
+    before = game.clone(state)
+    watched = searched(game, state, "bot:mcts:30")
+    assert watched.touched
+    assert all(s is not state for s in watched.touched)
+    # One deal an iteration, and one for the bot team's own proposal at the decision:
+    # playing the imagined games, the bot team plays on the iteration's deal as it lies
+    # (the decks are every hero's secret alike), never on the true decks.
+    assert len(watched.samples) == 30 + 1
+    assert sum(s.loot_deck != state.loot_deck for s in watched.samples) >= 25
+    assert game.view(state, None) == game.view(before, None)
 
 
 def test_a_search_cut_at_a_horizon_judges_samples_only() -> None:
