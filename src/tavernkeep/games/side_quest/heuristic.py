@@ -21,6 +21,7 @@ the true ones, and with the rules' own helpers for ranges and targets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from math import comb
 from typing import Any
@@ -127,18 +128,18 @@ def expected_cost(healths: list[int], attacks: Attackers) -> float:
 
 Weapons = tuple[tuple[int, float, int], ...]
 """Weapons attacking together: (dice, chance a die hits, damage a hit)."""
-OUTCOMES: dict[Weapons, list[tuple[float, list[int]]]] = {}
+OUTCOMES: dict[Weapons, list[tuple[float, tuple[int, ...]]]] = {}
 """`attack_outcomes` by its argument, like `COSTS`: the same few weapons and odds come
 back decision after decision."""
 
 
-def attack_outcomes(weapons: Weapons) -> list[tuple[float, list[int]]]:
+def attack_outcomes(weapons: Weapons) -> list[tuple[float, tuple[int, ...]]]:
     """Every way these weapons' dice can land that hits at all, with its chance (those
-    under 1e-4 left out): (chance, the damage of each hit)."""
+    under 1e-4 left out): (chance, the damage of each hit, largest first)."""
     found = OUTCOMES.get(weapons)
     if found is not None:
         return found
-    out: list[tuple[float, list[int]]] = []
+    out: list[tuple[float, tuple[int, ...]]] = []
     for counts in product(*(range(n + 1) for n, _, _ in weapons)):
         weight = 1.0
         hits: list[int] = []
@@ -146,7 +147,7 @@ def attack_outcomes(weapons: Weapons) -> list[tuple[float, list[int]]]:
             weight *= comb(n, k) * p**k * (1 - p) ** (n - k)
             hits += [damage] * k
         if hits and weight > 1e-4:
-            out.append((weight, hits))
+            out.append((weight, tuple(sorted(hits, reverse=True))))
     if len(OUTCOMES) >= COSTS_KEPT:
         OUTCOMES.clear()
     OUTCOMES[weapons] = out
@@ -334,9 +335,17 @@ class Plan:
     def best_kills(self, targets: list[int], hits: list[int], given: dict[int, int]) -> float:
         """The value of the kills these hits can complete, given greedily: the most
         valuable target first, with the fewest hits that reach what it still needs."""
+        return self.kills_of(self.ranked(targets), hits, given)
+
+    def ranked(self, targets: list[int]) -> list[int]:
+        """The targets, the most valuable kill first."""
+        return sorted(targets, key=self.kill_value, reverse=True)
+
+    def kills_of(self, ranked: list[int], hits: Sequence[int], given: dict[int, int]) -> float:
+        """`best_kills` of targets already `ranked`."""
         left = sorted(hits, reverse=True)
         total = 0.0
-        for card in sorted(targets, key=self.kill_value, reverse=True):
+        for card in ranked:
             need = self.need(card) - given.get(card, 0)
             if need <= 0 or self.kill_value(card) <= 0:
                 continue
@@ -398,8 +407,15 @@ class Plan:
         if not weapons:
             return 0.0
         total = 0.0
+        ranked = self.ranked(targets)
+        # Weapons of the same damage land the same hits in different ways: each set of
+        # hits is given out once.
+        kills: dict[tuple[int, ...], float] = {}
         for weight, hits in attack_outcomes(tuple(weapons)):
-            total += weight * self.best_kills(targets, hits, {})
+            value = kills.get(hits)
+            if value is None:
+                value = kills[hits] = self.kills_of(ranked, hits, {})
+            total += weight * value
         return total
 
     def give_hit(self, args: tuple[Any, ...], actions: list[Action]) -> Action:
