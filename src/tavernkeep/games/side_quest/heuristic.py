@@ -93,8 +93,9 @@ def hits_spread(attacks: Attackers) -> dict[tuple[int, int], float]:
 COSTS: dict[tuple[tuple[int, ...], tuple[tuple[int, float, int], ...]], float] = {}
 """`attacks_cost` by its arguments. It depends on nothing else, and the few healths and
 Monsters of a game meet again decision after decision (a search asks it thousands of
-times a second), so it is worked out once. Cleared when full."""
+times a second), so it is worked out once."""
 COSTS_KEPT = 1 << 16
+"""Entries each of these module caches holds before it is emptied and starts again."""
 
 
 def attacks_cost(healths: list[int], attacks: Attackers) -> float:
