@@ -22,6 +22,7 @@ the true ones, and with the rules' own helpers for ranges and targets.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import product
 from math import comb
 from typing import Any
@@ -90,31 +91,20 @@ def hits_spread(attacks: Attackers) -> dict[tuple[int, int], float]:
     return spread
 
 
-COSTS: dict[tuple[tuple[int, ...], tuple[tuple[int, float, int], ...]], float] = {}
-"""`attacks_cost` by its arguments. It depends on nothing else, and the few healths and
-Monsters of a game meet again decision after decision (a search asks it thousands of
-times a second), so it is worked out once."""
-COSTS_KEPT = 1 << 16
-"""Entries each of these module caches holds before it is emptied and starts again."""
-
-
 def attacks_cost(healths: list[int], attacks: Attackers) -> float:
     """The expected cost of these attacks to the heroes standing together with `healths`,
     each hit taken by the hero who can best afford it (RULES 23)."""
     if not attacks:
         return 0.0
-    key = (tuple(healths), tuple(attacks))
-    cost = COSTS.get(key)
-    if cost is None:
-        if len(COSTS) >= COSTS_KEPT:
-            COSTS.clear()
-        cost = COSTS[key] = expected_cost(healths, attacks)
-    return cost
+    return expected_cost(tuple(healths), tuple(attacks))
 
 
-def expected_cost(healths: list[int], attacks: Attackers) -> float:
+# It depends on its arguments alone, and the few healths and Monsters of a game meet
+# again decision after decision (a search asks it thousands of times a second).
+@lru_cache(maxsize=1 << 16)
+def expected_cost(healths: tuple[int, ...], attacks: tuple[tuple[int, float, int], ...]) -> float:
     total = 0.0
-    for (ones, twos), q in hits_spread(attacks).items():
+    for (ones, twos), q in hits_spread(list(attacks)).items():
         if q < 1e-4 or not (ones or twos):
             continue
         left = sorted(healths, reverse=True)
@@ -129,17 +119,13 @@ def expected_cost(healths: list[int], attacks: Attackers) -> float:
 
 Weapons = tuple[tuple[int, float, int], ...]
 """Weapons attacking together: (dice, chance a die hits, damage a hit)."""
-OUTCOMES: dict[Weapons, list[tuple[float, tuple[int, ...]]]] = {}
-"""`attack_outcomes` by its argument, like `COSTS`: the same few weapons and odds come
-back decision after decision."""
 
 
+# Like `expected_cost`: the same few weapons and odds come back decision after decision.
+@lru_cache(maxsize=1 << 16)
 def attack_outcomes(weapons: Weapons) -> list[tuple[float, tuple[int, ...]]]:
     """Every way these weapons' dice can land that hits at all, with its chance (those
     under 1e-4 left out): (chance, the damage of each hit, largest first)."""
-    found = OUTCOMES.get(weapons)
-    if found is not None:
-        return found
     out: list[tuple[float, tuple[int, ...]]] = []
     for counts in product(*(range(n + 1) for n, _, _ in weapons)):
         weight = 1.0
@@ -149,9 +135,6 @@ def attack_outcomes(weapons: Weapons) -> list[tuple[float, tuple[int, ...]]]:
             hits += [damage] * k
         if hits and weight > 1e-4:
             out.append((weight, tuple(sorted(hits, reverse=True))))
-    if len(OUTCOMES) >= COSTS_KEPT:
-        OUTCOMES.clear()
-    OUTCOMES[weapons] = out
     return out
 
 
