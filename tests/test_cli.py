@@ -127,7 +127,7 @@ def test_a_tampered_record_fails_the_check(
         # Send the first player on a different quest: the game takes another course.
         first = data["actions"][0]
         data["actions"][0] = next(
-            a for a in ("quest:0", "quest:1", "quest:2", "brag") if a != first
+            a for a in ("quest:1", "quest:2", "quest:3", "brag") if a != first
         )
     elif tamper == "extra action":
         data["actions"].append("brag")
@@ -298,7 +298,7 @@ def test_play_in_process_reads_a_persons_typed_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("brag:1\nquest:0\n1\n1\n1\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("brag:1\nquest:1\n1\n1\n1\n"))
     record = tmp_path / "typed.json"
     code, out, err = run(
         [
@@ -320,7 +320,7 @@ def test_play_in_process_reads_a_persons_typed_action(
     )
     assert code == 0, err
     assert "'brag:1' is not legal now" in out
-    assert json.loads(record.read_text())["actions"][0] == "quest:0"
+    assert json.loads(record.read_text())["actions"][0] == "quest:1"
 
 
 def test_a_person_who_stops_keeps_the_game_so_far(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ record) ends as one line on stderr and exit code 2; nothing is half-written.
 from __future__ import annotations
 
 import contextlib
+import errno
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -110,17 +112,25 @@ def parse_options(options: list[str] | None, variants: list[str] | None) -> dict
 def games() -> None:
     """List the games with their player counts."""
     from rich.console import Console
-    from rich.table import Table
 
     from tavernkeep.games import all_games
+    from tavernkeep.terminal.tables import Column, fitted
 
-    table = Table("game", "title", "players", "kind", "about")
+    rows = []
     for game in all_games():
         players = game.players_text()
         if game.players_note:
             players += f" ({game.players_note})"
-        table.add_row(game.name, game.title, players, game.kind, game.summary)
-    Console().print(table)
+        rows.append([game.name, game.title, players, game.kind, game.summary])
+    console = Console()
+    columns = [
+        Column("game"),
+        Column("title", prose=True),
+        Column("players"),
+        Column("kind"),
+        Column("about", prose=True),
+    ]
+    console.print(fitted(columns, rows, console.width))
 
 
 def default_seats(name: str) -> list[str]:
@@ -142,7 +152,10 @@ def play(
     seat: SeatOpt = None,
     seed: SeedOpt = None,
     record: Annotated[
-        Path | None, typer.Option(help="Save the game record (JSON) here, even if you quit.")
+        str | None,
+        typer.Option(
+            metavar="FILE", help="Save the game record (JSON) here, even if you quit."
+        ),
     ] = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
@@ -154,8 +167,11 @@ def play(
     """Play a game in the terminal, against bots or friends at one keyboard."""
     from tavernkeep.terminal.play import play_game
 
+    if record is not None and not record.strip():
+        raise ConfigError("--record needs a file name, e.g. --record game.json")
     seats = seat or default_seats(game)
-    play_game(game, seats, seed, parse_options(option, variant), pack, record, delay)
+    where = Path(record) if record is not None else None
+    play_game(game, seats, seed, parse_options(option, variant), pack, where, delay)
 
 
 @app.command()
@@ -166,16 +182,28 @@ def replay(
     ] = False,
     delay: Annotated[
         float | None,
-        typer.Option(help="Step automatically with this pause instead of waiting for Enter."),
+        typer.Option(
+            help="Step automatically with this pause (seconds) instead of waiting for Enter.",
+            min=0.0,
+        ),
+    ] = None,
+    pack: Annotated[
+        str | None,
+        typer.Option(
+            "--pack",
+            "--map",
+            help="The pack the game was played with, if not a built-in one: a record may "
+            "name a built-in pack, never a file to read.",
+        ),
     ] = None,
 ) -> None:
     """Step through a recorded game, or check that it replays exactly."""
     from tavernkeep.terminal.replay import check_record, show_replay
 
     if check:
-        check_record(record)
+        check_record(record, pack)
     else:
-        show_replay(record, delay)
+        show_replay(record, delay, pack)
 
 
 @app.command()
@@ -324,9 +352,35 @@ def serve(
     from tavernkeep.server.app import create_app
     from tavernkeep.server.storage import safe_url
 
+    # The address first: a busy port must not leave a new database file behind.
+    check_listening(host, port)
     web = create_app(database_url, bot_delay)
     typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")
     uvicorn.run(web, host=host, port=port, ws_max_size=65536, log_level="info")
+
+
+def check_listening(host: str, port: int) -> None:
+    """ConfigError in one line if a server could not listen on host:port (no such host,
+    the port in use): uvicorn would say so in six lines of log and exit 3. The port is
+    bound and let go at once, so uvicorn takes it a moment later."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else "not a host name"
+        raise ConfigError(f"cannot listen on {host}:{port}: no such address ({reason})") from None
+    with socket.socket(family, kind, proto) as probe:
+        # As uvicorn binds: a port left in TIME_WAIT by a server just stopped is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                reason = "the port is in use (another server runs there; try --port)"
+            else:
+                reason = exc.strerror or type(exc).__name__
+            raise ConfigError(f"cannot listen on {host}:{port}: {reason}") from None
 
 
 def ray_address(args: list[str]) -> list[str]:

@@ -432,7 +432,7 @@ def last_turn_behind(game: Game[Any, Any]) -> Any:
 def test_the_search_overrules_the_heuristic_when_only_a_long_shot_can_win() -> None:
     game = get_game("hack-and-slash")
     state = last_turn_behind(game)
-    goblin, blacksmith = Action("quest", 0), Action("quest", 1)
+    goblin, blacksmith = Action("quest", 1), Action("quest", 2)
     assert goblin in game.legal_actions(state) and blacksmith in game.legal_actions(state)
     # The heuristic takes the best expected points: a tie it loses on adventurers.
     heuristic = make_bot("bot:heuristic", game)

@@ -442,8 +442,9 @@ class UI:
             if action == "brag":
                 target = page.locator("#game .hs-side .quest-card.playable")
             elif action.startswith("quest:"):
+                # `quest:N` is the slot shown as N, the N-th card.
                 slot = int(action.split(":")[1])
-                target = page.locator(f"#game .hs-quests > :nth-child({slot + 1}).playable")
+                target = page.locator(f"#game .hs-quests > :nth-child({slot}).playable")
             elif action.startswith("rescue:"):
                 value = action.split(":")[1]
                 target = page.locator(

@@ -126,3 +126,28 @@ def test_malformed_json_is_an_illegal_action_in_one_line(data: object) -> None:
     message = str(error.value)
     assert "\n" not in message
     assert len(message) < 200
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["quest:" + "9" * 5000, "quest:" + "9" * 19, "move:1,-" + "1" * 4400],
+    ids=["5000-digits", "19-digits", "negative-4400-digits"],
+)
+def test_a_number_too_long_for_any_action_is_one_short_line(text: str) -> None:
+    with pytest.raises(IllegalAction) as error:
+        Action.parse(text)
+    message = str(error.value)
+    assert "\n" not in message and len(message) < 200
+    assert "too long" in message
+
+
+def test_a_json_number_too_long_for_any_action_is_one_short_line() -> None:
+    # JSON readers that accept big integers hand them over as ints.
+    with pytest.raises(IllegalAction) as error:
+        Action.from_json({"kind": "quest", "args": [10**5000]})
+    message = str(error.value)
+    assert "\n" not in message and len(message) < 200
+
+
+def test_eighteen_digits_are_still_a_number() -> None:
+    assert Action.parse("x:" + "9" * 18).args == (10**18 - 1,)

@@ -310,3 +310,34 @@ def test_derived_content_is_built_once_an_object_and_lets_old_objects_go() -> No
     # Only the last two asked about are kept: the first is built again.
     derived(a)
     assert built == [id(a), id(b), id(c), id(a)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = " + "[" * 5000 + "]" * 5000,
+        "x = " + "{a = " * 5000 + "}" * 5000,
+        GOOD + "[[quest]]\nname = 'Deep'\nchallenge = 1\ngoal = 3\nreward = 1\nextra = "
+        + "[" * 900
+        + "]" * 900,
+    ],
+    ids=["arrays", "inline-tables", "deep-field-in-a-quest"],
+)
+def test_a_pack_nested_thousands_deep_is_one_line_naming_the_file(
+    tmp_path: Path, text: str
+) -> None:
+    path = write(tmp_path, text + "\n")
+    assert str(path) in load_error(path)
+
+
+def test_a_number_of_thousands_of_digits_in_a_pack_is_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, quest("Rats", reward=int("9" * 100)).replace("9" * 100, "9" * 5000))
+    message = load_error(path)
+    assert str(path) in message and len(message) < 300
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_is_not_read_as_a_pack() -> None:
+    # Read as a file, /dev/zero never ends: it must be refused, not read.
+    message = load_error("/dev/zero")
+    assert "/dev/zero" in message and "not a regular file" in message

@@ -222,3 +222,15 @@ def test_a_sample_of_shared_secrets_is_played_as_it_is_and_others_are_sampled_ag
         for k in range(8)
     }
     assert len(hands) > 1
+
+
+def test_a_stored_action_thousands_long_is_reported_in_one_short_line() -> None:
+    # A server restart replays stored actions through from_record: a corrupt row must
+    # not turn into an error line of thousands of characters.
+    start = Match.start(GAME, [RandomBot()] * 3, seed=5)
+    record = start.record.model_copy(update={"actions": ["quest:" + "9" * 5000]})
+    with pytest.raises(TavernkeepError) as refused:
+        Match.from_record(GAME, record, [RandomBot()] * 3)
+    message = str(refused.value)
+    assert "action #1" in message and "\n" not in message
+    assert len(message) < 200

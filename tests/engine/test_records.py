@@ -18,6 +18,7 @@ from tavernkeep.engine.records import (
     parse_record,
     replay,
     replay_steps,
+    upgrade_actions,
 )
 from tavernkeep.games.hack_and_slash import GAME
 
@@ -166,7 +167,7 @@ def test_a_file_that_is_not_a_record_is_one_line(tmp_path: Path, text: str, expe
         ({"seats": "bot:random"}, "seats"),
         ({"actions": [1, 2]}, "actions"),
         ({"format": "chess-pgn"}, "format"),
-        ({"version": 2}, "version"),
+        ({"version": 0}, "version"),
         ({"winner": 1}, "winner"),
     ],
 )
@@ -256,7 +257,9 @@ def test_a_record_whose_pack_is_gone_is_refused(tmp_path: Path) -> None:
     path.write_text(PACK, encoding="utf-8")
     record = finished(pack=str(path)).record
     path.unlink()
-    message = record_error(record)
+    with pytest.raises(RecordError) as error:
+        replay(GAME, record, pack=str(path))
+    message = one_line(error.value)
     assert "set up" in message
     assert str(path) in message
 
@@ -268,13 +271,15 @@ def test_a_changed_pack_is_caught_by_its_digest(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
     match.record.save(saved)
     assert match.record.pack == str(path)
-    assert replay(GAME, load_record(saved)) == match.state
+    assert replay(GAME, load_record(saved), pack=str(path)) == match.state
     # A comment changes no card: still the same game.
     path.write_text("# tuned later\n" + PACK, encoding="utf-8")
-    assert replay(GAME, load_record(saved)) == match.state
+    assert replay(GAME, load_record(saved), pack=str(path)) == match.state
     # A changed reward is another game.
     path.write_text(PACK.replace("reward = 5", "reward = 6"), encoding="utf-8")
-    message = record_error(load_record(saved))
+    with pytest.raises(RecordError) as error:
+        replay(GAME, load_record(saved), pack=str(path))
+    message = one_line(error.value)
     assert "digest" in message
     assert str(path) in message
 
@@ -285,3 +290,111 @@ def test_a_parsed_record_equals_its_text_form() -> None:
     with pytest.raises(RecordError) as error:
         parse_record("{}", "upload")
     assert one_line(error.value).startswith("upload:")
+
+
+# -- record versions: old records keep replaying ----------------------------------------------
+
+
+def test_a_new_record_is_version_2() -> None:
+    assert json.loads(finished().record.to_json())["version"] == 2
+
+
+def test_upgrade_actions_renumbers_hack_and_slash_quests_from_version_1() -> None:
+    old = ["quest:0", "rescue:5", "quest:2", "brag", "quit", "quest:1"]
+    assert upgrade_actions("hack-and-slash", 1, old) == [
+        "quest:1",
+        "rescue:5",
+        "quest:3",
+        "brag",
+        "quit",
+        "quest:2",
+    ]
+    # Nothing to change for a current record, nor for a game whose numbers stayed.
+    assert upgrade_actions("hack-and-slash", 2, old) == old
+    assert upgrade_actions("rage", 1, ["step:3", "quest:0"]) == ["step:3", "quest:0"]
+    # What cannot be read is left for the replay to report by its number.
+    assert upgrade_actions("hack-and-slash", 1, ["??", "quest:x"]) == ["??", "quest:x"]
+
+
+def test_a_version_1_record_replays_to_its_recorded_result(tmp_path: Path) -> None:
+    match = finished(seed=12)
+    data = json.loads(match.record.to_json())
+    # The same game as written before the renumbering: quests counted from 0.
+    data["version"] = 1
+    data["actions"] = [
+        f"quest:{int(a.split(':')[1]) - 1}" if a.startswith("quest:") else a
+        for a in data["actions"]
+    ]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    loaded = load_record(path)
+    assert loaded.version == 2
+    assert loaded.actions == match.record.actions
+    assert replay(GAME, loaded) == match.state
+
+
+def test_a_record_from_a_newer_tavernkeep_says_so(tmp_path: Path) -> None:
+    data = json.loads(finished().record.to_json())
+    data["version"] = 3
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    message = load_error(path)
+    assert "version" in message and "newer" in message
+
+
+# -- a record is untrusted: it names a pack, it does not choose a file to read ---------------
+
+
+@pytest.mark.parametrize("named", ["/etc/passwd", "mine.toml", "../standard", "sub/standard"])
+def test_a_record_cannot_name_a_file_as_its_pack(named: str) -> None:
+    message = record_error(changed(finished().record, pack=named))
+    assert named in message
+    assert "--pack" in message
+
+
+def test_a_pack_the_person_names_replays_a_record_played_with_it(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(PACK, encoding="utf-8")
+    match = finished(pack=str(path))
+    assert replay(GAME, match.record, pack=str(path)) == match.state
+    steps = list(replay_steps(GAME, match.record, pack=str(path)))
+    assert steps[-1][3] == match.state
+
+
+# -- hostile files ---------------------------------------------------------------------------
+
+
+def test_a_record_nested_thousands_deep_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"game": ' + "[" * 5000 + "]" * 5000 + "}", encoding="utf-8")
+    assert str(path) in load_error(path)
+
+
+def test_a_config_nested_hundreds_deep_is_one_line(tmp_path: Path) -> None:
+    # Shallow enough for the JSON reader, deep enough to trouble what reads it next.
+    data = json.loads(finished().record.to_json())
+    data["config"] = {"players": 3, "x": json.loads("[" * 900 + "]" * 900)}
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        record = load_record(path)
+    except RecordError as error:
+        one_line(error)
+        return
+    record_error(record)
+
+
+def test_a_number_of_thousands_of_digits_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_text('{"game": "hack-and-slash", "seed": ' + "9" * 5000 + "}", encoding="utf-8")
+    message = load_error(path)
+    assert str(path) in message and len(message) < 300
+    actions = finished().record.actions[:]
+    actions[1] = "quest:" + "9" * 5000
+    message = record_error(changed(finished().record, actions=actions))
+    assert "action #2" in message and len(message) < 300
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_is_not_read_as_a_record() -> None:
+    assert "/dev/zero" in load_error(Path("/dev/zero"))

@@ -116,3 +116,16 @@ def test_a_bad_out_is_refused_before_any_game(
     code, out, err = run(args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_an_out_nobody_can_write_is_refused_before_any_game(run: Run, command: str) -> None:
+    # /proc refuses new files even to root; before, the games were played and then lost.
+    target = "/proc/tavernkeep-results.parquet"
+    args = [command, "hack-and-slash", "-n", "5", "--out", target]
+    if command == "sweep":
+        args += ["--set", "brag.goal=3,4"]
+    code, out, err = run(args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and target in err and "Traceback" not in err

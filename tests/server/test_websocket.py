@@ -59,7 +59,7 @@ def test_a_seat_joins_with_its_token_and_gets_welcome_then_state(
             assert set(choice) == {"action", "label", "odds"}
             assert isinstance(choice["label"], str) and choice["label"]
             assert all(0.0 <= p <= 1.0 for p in choice["odds"].values())
-        assert {c["action"] for c in state["legal"]} <= {"quest:0", "quest:1", "quest:2", "brag"}
+        assert {c["action"] for c in state["legal"]} <= {"quest:1", "quest:2", "quest:3", "brag"}
         assert [s["connected"] for s in state["seats"]] == [True, False, True]
         sock.ping()
         sock.quiet()
@@ -167,7 +167,7 @@ def test_spectators_see_views_and_events_but_cannot_act(
         assert watcher.state["view"]["seat"] is None
         assert watcher.state["legal"] == []
         before = snapshot(client, tid)
-        for action in ("brag", "quest:0", zero.state["legal"][0]["action"]):
+        for action in ("brag", "quest:1", zero.state["legal"][0]["action"]):
             watcher.act(action, 0)
             assert "spectator" in watcher.expect("error")["message"]
         watcher.ping()
@@ -421,7 +421,7 @@ def test_a_seat_cannot_act_while_a_bot_decides(sqlite_url: str, tk: Any) -> None
             assert one.state["actor"] == 0
             assert one.state["legal"] == []
             before = snapshot(client, tid)
-            for action in ("brag", "quest:0", "quest:1"):
+            for action in ("brag", "quest:1", "quest:2"):
                 one.act(action, 0)
                 assert "not your decision" in one.expect("error")["message"]
             one.ping()

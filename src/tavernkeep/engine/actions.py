@@ -18,6 +18,11 @@ Arg = int | str
 
 _WORD = re.compile(r"[a-z][a-z0-9_\-]*\Z")
 _INT = re.compile(r"-?\d+\Z")
+MAX_DIGITS = 18
+"""No game counts past a few hundred, and an action's text comes from files and people:
+Python refuses to read an integer of more than 4,300 digits (and is slow well before),
+so a longer number is refused as text, before it is ever read as one."""
+LIMIT = 10**MAX_DIGITS
 
 
 class Action:
@@ -51,8 +56,13 @@ class Action:
             if isinstance(args, list) and all(
                 isinstance(a, (int, str)) and not isinstance(a, bool) for a in args
             ):
+                if any(isinstance(a, int) and not -LIMIT < a < LIMIT for a in args):
+                    raise IllegalAction(
+                        f"not an action: a number in it is too long (at most {MAX_DIGITS} digits)"
+                    )
                 return cls.parse(Action(data["kind"], *args).text)
-        raise IllegalAction(f"not an action: {str(data)[:80]!r}")
+        # repr() of a huge int is refused like int() of a huge text: describe, never show.
+        raise IllegalAction(f"not an action: {_shown(data)}")
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -65,6 +75,12 @@ class Action:
             for part in rest.split(","):
                 part = part.strip()
                 if _INT.match(part):
+                    digits = len(part.lstrip("-"))
+                    if digits > MAX_DIGITS:
+                        raise IllegalAction(
+                            f"not an action: '{text.strip()[:30]}...': a number of {digits} "
+                            f"digits is too long (at most {MAX_DIGITS})"
+                        )
                     args.append(int(part))
                 elif _WORD.match(part):
                     args.append(part)
@@ -85,6 +101,14 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _shown(data: object) -> str:
+    """Up to 80 characters of what was sent, for an error message."""
+    try:
+        return repr(str(data)[:80])
+    except ValueError:  # an int too long to write out, somewhere inside
+        return f"a {type(data).__name__} holding a number too long to show"
 
 
 PASS = Action("pass")

@@ -10,6 +10,9 @@ replayed against different cards than it was played with.
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -82,12 +85,23 @@ def builtin_packs(content_dir: Path) -> list[str]:
     return sorted(p.stem for p in content_dir.glob("*.toml"))
 
 
+_PACK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*\Z")
+
+
+def is_pack_name(source: str) -> bool:
+    """Whether `source` names a built-in pack ('standard') rather than a file: a plain word,
+    which can only ever be looked up among a game's own packs."""
+    return _PACK_NAME.match(source) is not None and not source.endswith(".toml")
+
+
 def resolve_pack_path(source: str | Path | None, content_dir: Path) -> tuple[str, Path]:
     """Name and path of a pack: None means 'standard'; a bare name a built-in pack."""
     if source is None:
         source = "standard"
     text = str(source)
     if isinstance(source, str) and "/" not in text and not text.endswith(".toml"):
+        if not is_pack_name(text):
+            raise ContentError(f"'{text[:80]}' is not a pack: name a built-in pack or a .toml file")
         path = content_dir / f"{text}.toml"
         if not path.is_file():
             known = ", ".join(builtin_packs(content_dir)) or "none"
@@ -99,6 +113,9 @@ def resolve_pack_path(source: str | Path | None, content_dir: Path) -> tuple[str
 def load_pack(game: str, model: type[M], source: str | Path | None, content_dir: Path) -> Pack[M]:
     name, path = resolve_pack_path(source, content_dir)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode) and not path.is_dir():
+            # A device or a pipe may never end (/dev/zero): refuse it unread.
+            raise ContentError(f"{path}: not a regular file; a pack is one .toml file")
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ContentError(f"{path}: no such pack file") from None
@@ -110,6 +127,11 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
         raise ContentError(f"{path}: cannot read the pack: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"{path}: not valid TOML: {exc}") from None
+    except ValueError:
+        # Python reads no integer of more than 4,300 digits; no pack needs one.
+        raise ContentError(f"{path}: not a pack: a number in it is too long") from None
+    except RecursionError:
+        raise ContentError(f"{path}: not a pack: nested too deep") from None
     content = validate(model, raw, str(path))
     digest = hashlib.sha256(content.model_dump_json().encode()).hexdigest()[:16]
     return Pack(game=game, name=name, digest=digest, content=content)
@@ -118,6 +140,8 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
 def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
     try:
         return model.model_validate(raw)
+    except RecursionError:
+        raise ContentError(f"{file}: not a pack: nested too deep") from None
     except ValidationError as exc:
         errors = exc.errors()
         first = errors[0]

@@ -103,6 +103,11 @@ class Game(ABC, Generic[S, C]):
     `simulate` reports per name how often it was used and the win rate of those who used
     it. Counted during `apply` whether events are built or not (engine/tally.py), and only
     what every seat saw happen."""
+    ending_headlines: ClassVar[dict[str, str]] = {}
+    """A short headline for each ending (`Result.ending`) that "Victory!" or "Defeat."
+    would head wrongly: in a co-operative or solo game, an ending that is neither, e.g.
+    Rage's {"survived": "You survived, without enough food"}. Every front-end heads a
+    finished game with `headline`, which reads this first."""
     report_grid: ClassVar[tuple[str, ...]] = ()
     """Options (one or two; "players" among them if it varies) a designer balances
     across: `simulate` run without fixing them plays every combination with the game's
@@ -244,6 +249,27 @@ class Game(ABC, Generic[S, C]):
                 raise IllegalAction(f"'{action.text}' is not legal: the game is over")
             options = ", ".join(a.text for a in self.legal_actions(state))
             raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
+
+    def headline(self, result: Result, seat: int | None = None) -> str:
+        """The heading of a finished game, for `seat`'s reader (None: a spectator): the
+        game's own for its ending if it names one, else the table's victory or defeat in
+        a co-operative or solo game, else who won."""
+        named = self.ending_headlines.get(result.ending)
+        if named:
+            return named
+        if result.won is True:
+            return "Victory!"
+        if result.won is False:
+            return "Defeat."
+        winners = result.winners
+        if seat is not None and seat in winners:
+            return "You share the victory!" if len(winners) > 1 else "You win!"
+        names = " and ".join(f"Player {s + 1}" for s in winners)
+        if len(winners) == 1:
+            return f"{names} wins"
+        if winners:
+            return f"{names} share the victory"
+        return "The game is over"
 
     def players_text(self) -> str:
         if self.min_players == self.max_players:

@@ -20,7 +20,7 @@ from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import ConfigError, IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.records import GameRecord, open_record
+from tavernkeep.engine.records import GameRecord, open_record, shorten
 from tavernkeep.engine.rng import Rng, derive_seed
 
 
@@ -168,7 +168,9 @@ class Match:
                     raise IllegalAction("the game is over")
                 events.extend(match.play(seat, action))
             except IllegalAction as exc:
-                raise RecordError(f"action #{index} '{text}' does not replay: {exc}") from None
+                raise RecordError(
+                    f"action #{index} '{shorten(text)}' does not replay: {exc}"
+                ) from None
         return match, events
 
     def ask(self) -> tuple[int, Action]:

@@ -4,29 +4,97 @@ Because every die and shuffle comes from the seeded RNG in the state, the action
 rebuild the whole game. A record also stores the pack's digest (so a changed card is
 caught instead of replaying into a different game) and, once finished, the result, so
 `tavernkeep replay --check` can prove the replay ends the same way.
+
+A record is a file from anywhere, so it is read as untrusted: it may name a built-in pack
+but never a file to read (the person replaying names that file), and whatever is wrong
+with it (nesting thousands deep, numbers thousands of digits long) is one RecordError.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.content import Pack
+from tavernkeep.engine.content import Pack, is_pack_name
 from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
+
+RECORD_VERSION: Literal[2] = 2
+"""Version 2: an action's numbers are the numbers its game shows people (Hack & Slash's
+`quest:1` is the quest shown as 1; version 1 counted its slots from 0)."""
+
+
+def shift_arguments(positions: dict[str, tuple[int, ...]], by: int = 1) -> Callable[[str], str]:
+    """Action texts with the integer arguments at `positions[kind]` moved by `by` (the
+    numbers a game came to show people, counted from 1 where they were counted from 0);
+    any other text (another kind, or one that does not parse) as it was, so that a replay
+    still reports it by its number."""
+
+    def shift(text: str) -> str:
+        try:
+            action = Action.parse(text)
+        except IllegalAction:
+            return text
+        where = positions.get(action.kind)
+        if where is None:
+            return text
+        args = list(action.args)
+        for index in where:
+            if index < len(args) and isinstance(args[index], int):
+                args[index] = int(args[index]) + by
+        return Action(action.kind, *args).text
+
+    return shift
+
+
+UPGRADES: dict[int, dict[str, Callable[[str], str]]] = {
+    1: {
+        # One line a game: each game's own renumbering, kept apart.
+        "hack-and-slash": shift_arguments({"quest": (0,)}),
+    },
+}
+"""For each record version, how each game's action texts change on the way to the next
+version. A game not named in a step kept its actions as they were. A game that changes
+what its action texts mean adds a step here and raises RECORD_VERSION."""
+
+
+def upgrade_actions(game_name: str, version: int, actions: Sequence[str]) -> list[str]:
+    """The action texts of a `version` record of `game_name`, as the current version
+    writes them. Raises RecordError for a version this tavernkeep does not know."""
+    if not 1 <= version <= RECORD_VERSION:
+        newer = " (the record is from a newer tavernkeep)" if version > RECORD_VERSION else ""
+        raise RecordError(
+            f"record version {version} is not one this tavernkeep reads "
+            f"(1 to {RECORD_VERSION}){newer}"
+        )
+    upgraded = list(actions)
+    for step in range(version, RECORD_VERSION):
+        change = UPGRADES.get(step, {}).get(game_name)
+        if change is not None:
+            upgraded = [change(text) for text in upgraded]
+    return upgraded
+
+
+def shorten(text: str, keep: int = 40) -> str:
+    """A text a user gave, cut for a one-line error: a record's action may be thousands
+    of characters long."""
+    return text if len(text) <= keep else text[:keep] + "..."
 
 
 class GameRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["tavernkeep-record"] = "tavernkeep-record"
-    version: Literal[1] = 1
+    version: Literal[2] = RECORD_VERSION
     game: str
     pack: str = "standard"
     pack_digest: str = ""
@@ -35,6 +103,22 @@ class GameRecord(BaseModel):
     seats: list[str]
     actions: list[str] = Field(default_factory=list)
     result: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        """A record of an older version becomes the current one as it is read, so every
+        reader (replay, the server, a bot) sees actions in one numbering."""
+        if (
+            isinstance(data, dict)
+            and data.get("version") == 1
+            and isinstance(data.get("game"), str)
+            and isinstance(data.get("actions"), list)
+            and all(isinstance(a, str) for a in data["actions"])
+        ):
+            actions = upgrade_actions(data["game"], 1, data["actions"])
+            data = {**data, "version": RECORD_VERSION, "actions": actions}
+        return data
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=1)
@@ -50,13 +134,39 @@ class GameRecord(BaseModel):
             raise RecordError(f"cannot write the record to {target}: {exc.strerror}") from None
 
 
+def destination_problem(path: Path) -> str | None:
+    """Why no file could be written at `path`, found before a game is played rather than
+    after it; None when one can. The folder is tried with a file of its own, removed at
+    once: only writing tells a read-only disk or a folder one may not write in."""
+    if path.is_dir():
+        return "it is a folder; give a file name, e.g. game.json"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"no such folder '{folder}'"
+    if path.exists() and not path.is_file():
+        return "it is not a regular file"
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check", dir=folder)
+    except OSError as exc:
+        return f"cannot write in '{folder}': {exc.strerror}"
+    os.close(handle)
+    os.unlink(probe)
+    return None
+
+
 def load_record(path: str | Path) -> GameRecord:
     try:
+        kind = os.stat(path).st_mode
+        if not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):
+            # A device or a pipe may never end (/dev/zero): refuse it unread.
+            raise RecordError(f"{path}: not a regular file, so not a game record")
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such record file") from None
     except (IsADirectoryError, UnicodeDecodeError):
         raise RecordError(f"{path}: not a game record (expected a JSON file)") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read the record: {exc.strerror}") from None
     return parse_record(text, str(path))
 
 
@@ -65,48 +175,85 @@ def parse_record(text: str, where: str = "record") -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except ValueError:
+        # Python reads no integer of more than 4,300 digits; no record needs one.
+        raise RecordError(f"{where}: not a game record: a number in it is too long") from None
+    except RecursionError:
+        raise RecordError(f"{where}: not a game record: nested too deep") from None
     if not isinstance(data, dict):
         raise RecordError(f"{where}: not a game record (expected a JSON object)")
+    version = data.get("version", RECORD_VERSION)
+    if type(version) is not int or not 1 <= version <= RECORD_VERSION:
+        newer = type(version) is int and version > RECORD_VERSION
+        raise RecordError(
+            f"{where}: field 'version': {shorten(str(version))} is not a record version this "
+            f"tavernkeep reads (1 to {RECORD_VERSION})"
+            + ("; the record is from a newer tavernkeep" if newer else "")
+        )
     try:
         return GameRecord.model_validate(data)
+    except RecursionError:
+        raise RecordError(f"{where}: not a game record: nested too deep") from None
     except ValidationError as exc:
         err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "record"
+        field = shorten(".".join(str(p) for p in err["loc"]) or "record")
         msg = "is missing" if err["type"] == "missing" else err["msg"]
         raise RecordError(f"{where}: field '{field}': {msg}") from None
 
 
-def open_record(game: Game[Any, Any], record: GameRecord) -> tuple[BaseModel, Pack[Any]]:
-    """The validated config and the pack a record was played with, or RecordError."""
+def open_record(
+    game: Game[Any, Any], record: GameRecord, pack: str | Path | None = None
+) -> tuple[BaseModel, Pack[Any]]:
+    """The validated config and the pack a record was played with, or RecordError.
+
+    `pack` is the pack the person replaying named (`--pack`); without it, the record's
+    own pack must be a built-in one. A record naming a file is refused unread: a record
+    comes from anywhere, and must not choose what this machine reads (/etc/passwd, or
+    /dev/zero until memory runs out).
+    """
     if record.game != game.name:
-        raise RecordError(f"the record is a game of '{record.game}', not '{game.name}'")
+        raise RecordError(f"the record is a game of '{shorten(record.game)}', not '{game.name}'")
+    if pack is None:
+        if not is_pack_name(record.pack):
+            raise RecordError(
+                f"the record was played with the pack file '{shorten(record.pack, 80)}', and a "
+                "record may not choose a file to read: name the pack with --pack"
+            )
+        pack = record.pack
     try:
-        pack = game.load_pack(record.pack)
+        loaded = game.load_pack(pack)
         config = game.make_config(record.config)
     except TavernkeepError as exc:
         raise RecordError(f"the record cannot be set up: {exc}") from None
-    if record.pack_digest and pack.digest != record.pack_digest:
+    except RecursionError:
+        raise RecordError("the record cannot be set up: its config is nested too deep") from None
+    if record.pack_digest and loaded.digest != record.pack_digest:
         raise RecordError(
-            f"the record was played with another version of pack '{record.pack}' "
-            f"(digest {record.pack_digest}, now {pack.digest})"
+            # The pack as loaded: a built-in name or the file this person named, whole.
+            f"the record was played with another version of pack '{loaded.name}' "
+            f"(digest {shorten(record.pack_digest)}, now {loaded.digest})"
         )
     players = getattr(config, "players", len(record.seats))
     if len(record.seats) != players:
         raise RecordError(f"the record names {len(record.seats)} seats for {players} players")
-    return config, pack
+    return config, loaded
 
 
 def replay_steps(
-    game: Game[Any, Any], record: GameRecord, record_events: bool = True
+    game: Game[Any, Any],
+    record: GameRecord,
+    record_events: bool = True,
+    pack: str | Path | None = None,
 ) -> Iterator[tuple[int, Action | None, list[Event], Any]]:
     """Rebuild the game step by step: (index, action, events, state) after each action.
 
     The first item is the initial state (index 0, no action). A record that names
     another game, a changed pack, or an action that is not legal where it stands raises
-    RecordError naming the action; the states already yielded stay valid.
+    RecordError naming the action; the states already yielded stay valid. `pack` is the
+    pack the person named (see `open_record`).
     """
-    config, pack = open_record(game, record)
-    state = game.setup(config, record.seed, pack)
+    config, loaded = open_record(game, record, pack)
+    state = game.setup(config, record.seed, loaded)
     yield 0, None, [], state
     for index, text in enumerate(record.actions, start=1):
         try:
@@ -114,13 +261,15 @@ def replay_steps(
             game.check_legal(state, action)
             events = game.apply(state, action, record_events)
         except IllegalAction as exc:
-            raise RecordError(f"action #{index} '{text}' does not replay: {exc}") from None
+            raise RecordError(
+                f"action #{index} '{shorten(text)}' does not replay: {exc}"
+            ) from None
         yield index, action, events, state
 
 
-def replay(game: Game[Any, Any], record: GameRecord) -> Any:
+def replay(game: Game[Any, Any], record: GameRecord, pack: str | Path | None = None) -> Any:
     """The final state of a record."""
     state = None
-    for step in replay_steps(game, record, record_events=False):
+    for step in replay_steps(game, record, record_events=False, pack=pack):
         state = step[3]
     return state

@@ -8,6 +8,7 @@ optional extra (`pip install 'tavernkeep[ray]'`) and only this module imports it
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,42 @@ if TYPE_CHECKING:
 
 LOCAL = "local"
 """The `--ray` value for a Ray started on this machine rather than joined."""
+CLIENT_PORT = 10001
+"""Ray Client's port, where a `ray://host` address names none."""
+REACH_SECONDS = 5.0
+
+
+def host_and_port(address: str) -> tuple[str, int] | None:
+    """Where `address` (host:port, ray://host[:port], [v6]:port) points; None for an
+    address Ray resolves itself ("auto", "local") or one that names no port."""
+    rest = address.removeprefix("ray://")
+    host, colon, port = rest.rpartition(":")
+    if not colon or "]" in port:
+        host, port = (rest, str(CLIENT_PORT)) if address.startswith("ray://") else ("", "")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host, int(port)
+
+
+def check_reachable(address: str) -> None:
+    """ConfigError now, in one line, if nothing answers at `address`: Ray itself would
+    retry for minutes, printing a warning every few seconds."""
+    where = host_and_port(address)
+    if where is None:
+        return
+    try:
+        with socket.create_connection(where, timeout=REACH_SECONDS):
+            pass
+    except socket.gaierror:
+        reason = f"no such host '{where[0]}'"
+    except TimeoutError:
+        reason = f"no answer in {REACH_SECONDS:g} s"
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+    else:
+        return
+    raise ConfigError(f"--ray {address}: cannot reach a Ray cluster there ({reason})")
 
 
 def connect(address: str) -> Any:
@@ -29,6 +66,8 @@ def connect(address: str) -> Any:
             "--ray needs Ray, which is not installed: pip install 'tavernkeep[ray]'"
         ) from None
     if not ray.is_initialized():
+        if address != LOCAL:
+            check_reachable(address)
         try:
             ray.init(
                 address=None if address == LOCAL else address,

@@ -124,18 +124,21 @@ def run_grid(
 
 def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
     from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
+
+    from tavernkeep.terminal.tables import Column, fitted
 
     console = Console()
     axes = grid["grid"]
     console.print(
-        f"[bold]{grid['game']}[/]: {grid['games_per_cell']:,} games a cell, seed {grid['seed']}, "
-        f"{grid['workers']} worker(s), {grid['elapsed_seconds']:.1f} s"
+        f"[bold]{escape(grid['game'])}[/]: {grid['games_per_cell']:,} games a cell, seed "
+        f"{grid['seed']}, {grid['workers']} worker(s), {grid['elapsed_seconds']:.1f} s"
     )
     cells = {tuple(c["cell"][a] for a in axes): c for c in grid["cells"]}
     rows = values[axes[0]]
     columns = values[axes[1]] if len(axes) > 1 else [None]
-    table = Table(axes[0], *(heading(axes[1], c) if len(axes) > 1 else "win rate" for c in columns))
+    headings = [heading(axes[1], c) if len(axes) > 1 else "win rate" for c in columns]
+    table = []
     for row in rows:
         entries = []
         for column in columns:
@@ -144,19 +147,22 @@ def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
             entries.append(
                 f"{cell['win_rate']:.1%} ({lo:.0%}-{hi:.0%})\n{cell['turns']['mean']:.1f} turns"
             )
-        table.add_row(str(row), *entries)
-    console.print(table)
+        table.append([str(row), *entries])
+    console.print(
+        fitted([Column(axes[0]), *(Column(h) for h in headings)], table, console.width)
+    )
     console.print(
         "each cell: the win rate of the seats' bot, its 95% interval, and the mean game "
         "length in turns"
     )
     names = sorted({name for cell in grid["cells"] for name in cell["endings"]})
-    ended = Table("how the games ended", *names)
+    ended = []
     for cell in grid["cells"]:
         label = ", ".join(heading(a, cell["cell"][a]) for a in axes)
         total = sum(cell["endings"].values()) or 1
-        ended.add_row(label, *(f"{cell['endings'].get(n, 0) / total:.1%}" for n in names))
-    console.print(ended)
+        ended.append([label, *(f"{cell['endings'].get(n, 0) / total:.1%}" for n in names)])
+    columns_ended = [Column("how the games ended"), *(Column(n) for n in names)]
+    console.print(fitted(columns_ended, ended, console.width))
 
 
 def heading(axis: str, value: Any) -> str:

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tavernkeep.engine.errors import TavernkeepError
+from tavernkeep.engine.records import destination_problem
 
 ROW_GROUP = 65_536
 """Rows a row group: large enough to compress well, small enough to stream."""
@@ -48,6 +49,9 @@ def check_destination(path: Path) -> None:
         raise ResultsError(f"{path}: no such folder '{path.parent}'")
     if path.suffix.lower() != ".parquet":
         raise ResultsError(f"{path}: results are written as Parquet: name the file *.parquet")
+    problem = destination_problem(path)
+    if problem is not None:
+        raise ResultsError(f"{path}: cannot write the results there: {problem}")
 
 
 class RowWriter:

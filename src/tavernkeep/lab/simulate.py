@@ -478,11 +478,15 @@ def results_file(
 
 def print_report(report: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
+    from rich.text import Text
+
+    from tavernkeep.terminal.tables import Column, fitted
 
     console = Console()
+    width = console.width
     console.print(
-        f"[bold]{report['game']}[/]: {report['games']:,} games, seed {report['seed']}, "
+        f"[bold]{escape(report['game'])}[/]: {report['games']:,} games, seed {report['seed']}, "
         f"{report['workers']} worker(s), {report['elapsed_seconds']:.1f} s"
     )
     team = report["team"]
@@ -492,52 +496,58 @@ def print_report(report: dict[str, Any]) -> None:
             f"the team won {team['won']:,} of {report['games']:,} games: "
             f"{team['win_rate']:.1%} ({lo:.1%} - {hi:.1%})"
         )
-    table = Table("seat", "agent", "wins", "win rate", "95% interval", "mean score")
-    for s in report["seats"]:
-        lo, hi = s["ci95"]
-        table.add_row(
+    seats = [
+        [
             str(s["seat"] + 1),
             s["agent"],
             f"{s['wins']:g}",
             f"{s['win_rate']:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
+            f"{s['ci95'][0]:.1%} - {s['ci95'][1]:.1%}",
             f"{s['mean_score']:.2f}",
-        )
-    console.print(table)
-    bots = Table("agent", "seats", "win rate per seat", "95% interval", "fair share")
-    for b in report["bots"]:
-        lo, hi = b["ci95"]
-        bots.add_row(
+        ]
+        for s in report["seats"]
+    ]
+    headings = ["seat", "agent", "wins", "win rate", "95% interval", "mean score"]
+    console.print(fitted([Column(h) for h in headings], seats, width))
+    bots = [
+        [
             b["agent"],
             ", ".join(str(s + 1) for s in b["seats"]),
             f"{b['win_rate']:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
+            f"{b['ci95'][0]:.1%} - {b['ci95'][1]:.1%}",
             f"{report['fair_share']:.1%}",
-        )
-    console.print(bots)
+        ]
+        for b in report["bots"]
+    ]
+    headings = ["agent", "seats", "win rate per seat", "95% interval", "fair share"]
+    console.print(fitted([Column(h) for h in headings], bots, width))
     for group in report["groups"].values():
-        by = Table(group["heading"], "seats", "win rate", "95% interval", "")
-        for row in group["rows"]:
-            lo, hi = row["ci95"]
-            by.add_row(
+        rows = [
+            [
                 row["label"],
                 f"{row['seats']:,}",
                 f"{row['win_rate']:.1%}",
-                f"{lo:.1%} - {hi:.1%}",
-                "[bold red]out of balance[/]" if row["out_of_balance"] else "",
-            )
-        console.print(by)
+                f"{row['ci95'][0]:.1%} - {row['ci95'][1]:.1%}",
+                Text("out of balance", style="bold red") if row["out_of_balance"] else "",
+            ]
+            for row in group["rows"]
+        ]
+        headings = ["seats", "win rate", "95% interval", ""]
+        columns = [Column(group["heading"]), *(Column(h) for h in headings)]
+        console.print(fitted(columns, rows, width))
     if report["score_parts"]:
-        split = Table("score from", "mean a seat", "share")
-        for part in report["score_parts"].values():
-            split.add_row(part["heading"], f"{part['mean_per_seat']:.2f}", f"{part['share']:.1%}")
-        console.print(split)
+        split = [
+            [part["heading"], f"{part['mean_per_seat']:.2f}", f"{part['share']:.1%}"]
+            for part in report["score_parts"].values()
+        ]
+        columns = [Column("score from"), Column("mean a seat"), Column("share")]
+        console.print(fitted(columns, split, width))
     t = report["turns"]
     console.print(
         f"game length in turns: mean {t['mean']:.1f}, median {t['median']}, "
         f"90% {t['p90']}, 99% {t['p99']}, longest {t['max']}"
     )
-    endings = ", ".join(f"{k}: {v:,}" for k, v in report["endings"].items())
+    endings = ", ".join(f"{escape(k)}: {v:,}" for k, v in report["endings"].items())
     console.print(
         f"mean turns {report['mean_turns']:.1f}, mean actions {report['mean_actions']:.1f}; "
         f"endings: {endings}"

@@ -337,13 +337,15 @@ def run_sweep(
 
 def print_sweep(sweep: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
+
+    from tavernkeep.terminal.tables import Column, fitted
 
     console = Console()
     console.print(
-        f"[bold]{sweep['game']}[/]: {sweep['set']} swept, {sweep['games_per_value']:,} games "
-        f"a value (the same seeds for each), seed {sweep['seed']}, {sweep['workers']} "
-        f"worker(s), {sweep['elapsed_seconds']:.1f} s"
+        f"[bold]{escape(sweep['game'])}[/]: {escape(sweep['set'])} swept, "
+        f"{sweep['games_per_value']:,} games a value (the same seeds for each), seed "
+        f"{sweep['seed']}, {sweep['workers']} worker(s), {sweep['elapsed_seconds']:.1f} s"
     )
     steps = sweep["values"]
     team = steps[0]["team"] is not None
@@ -354,8 +356,16 @@ def print_sweep(sweep: dict[str, Any]) -> None:
         + (f"\n{steps[0]['seats'][i]['agent']}" if i < len(steps[0]["seats"]) else "")
         for i in range(most)
     ]
-    columns = ["team win rate"] if team else seat_names
-    table = Table(sweep["set"], *columns, "mean turns", "endings")
+    # The line above names what was swept in full; a long name would widen the table.
+    first = sweep["set"] if len(sweep["set"]) <= 10 else "value"
+    headings = ["team win rate"] if team else seat_names
+    columns = [
+        Column(first),
+        *(Column(h, right=True) for h in headings),
+        Column("mean turns", right=True),
+        Column("endings"),
+    ]
+    rows = []
     for step in steps:
         if team:
             t = step["team"]
@@ -370,7 +380,7 @@ def print_sweep(sweep: dict[str, Any]) -> None:
                 cells.append(f"{s['win_rate']:.1%}\n({s['ci95'][0]:.1%}-{s['ci95'][1]:.1%})")
         total = sum(step["endings"].values()) or 1
         endings = "\n".join(f"{k} {v / total:.0%}" for k, v in step["endings"].items())
-        table.add_row(str(step["value"]), *cells, f"{step['turns']['mean']:.1f}", endings)
-    console.print(table)
+        rows.append([str(step["value"]), *cells, f"{step['turns']['mean']:.1f}", endings])
+    console.print(fitted(columns, rows, console.width))
     if not team:
         console.print("each seat: its win rate and 95% interval (a shared victory counts 1/k)")

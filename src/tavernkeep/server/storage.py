@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -121,9 +122,23 @@ class Storage:
         try:
             metadata.create_all(self.engine)
         except SQLAlchemyError as exc:
-            raise ConfigError(
-                f"cannot open database '{safe_url(url)}': {exc.__class__.__name__}"
-            ) from None
+            # The driver's own first line names the problem ("unable to open database
+            # file", "Connection refused"); a password is masked should it appear there.
+            lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            said = lines[0].strip() if lines else exc.__class__.__name__
+            password = self.engine.url.password
+            if password:
+                said = said.replace(str(password), "***")
+            database = self.engine.url.database
+            if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
+                folder = Path(database).parent
+                if not folder.is_dir():
+                    said = f"no such folder {folder}"
+                raise ConfigError(
+                    f"cannot open database '{safe_url(url)}': the file {database} cannot be "
+                    f"opened or created ({said})"
+                ) from None
+            raise ConfigError(f"cannot open database '{safe_url(url)}': {said}") from None
 
     def create(
         self,

@@ -15,9 +15,16 @@ from tavernkeep.engine.errors import IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.records import destination_problem
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
-from tavernkeep.terminal.render import Renderer, event_line, odds_text, renderer_for
+from tavernkeep.terminal.render import (
+    Renderer,
+    ending_text,
+    event_line,
+    odds_text,
+    renderer_for,
+)
 
 
 class HumanAgent:
@@ -54,19 +61,21 @@ class HumanAgent:
 
 def pick(answer: str, actions: list[Action]) -> Action:
     """A typed answer: a choice number, or an action's text such as 'quest:1'."""
+    shown = answer if len(answer) <= 40 else answer[:40] + "..."
+    choose = f"type a number from 1 to {len(actions)}"
     if answer.isascii() and answer.isdigit():
-        number = int(answer)
+        # No list has a choice of more than a few digits; Python will not even read one
+        # of 4,300, so a longer answer is refused before it is read as a number.
+        number = int(answer) if len(answer) <= 9 else 0
         if 1 <= number <= len(actions):
             return actions[number - 1]
-        raise IllegalAction(f"'{answer}' is not a choice: type a number from 1 to {len(actions)}")
+        raise IllegalAction(f"'{shown}' is not a choice: {choose}")
     try:
         action = Action.parse(answer)
     except IllegalAction:
-        raise IllegalAction(
-            f"'{answer}' is not a choice: type a number from 1 to {len(actions)}"
-        ) from None
+        raise IllegalAction(f"'{shown}' is not a choice: {choose}") from None
     if action not in actions:
-        raise IllegalAction(f"'{answer}' is not legal now: type a number from 1 to {len(actions)}")
+        raise IllegalAction(f"'{shown}' is not legal now: {choose}")
     return action
 
 
@@ -101,9 +110,11 @@ def play_game(
     delay: float,
 ) -> None:
     game = get_game(game_name)
-    if record_path is not None and not record_path.parent.is_dir():
+    if record_path is not None:
         # Say so now, not after an hour of play.
-        raise RecordError(f"cannot write the record to {record_path}: no such folder")
+        problem = destination_problem(record_path)
+        if problem is not None:
+            raise RecordError(f"cannot write the record to {record_path}: {problem}")
     console = Console(highlight=False)
     render = renderer_for(game)
     agents = build_agents(game, seats, console, render)
@@ -136,7 +147,7 @@ def play_game(
             console.print(f"The game so far is saved in {record_path}.")
         return
     console.print(render(game.view(match.state, viewer)))
-    console.print(f"[bold green]{result.reason}.[/]")
+    console.print(ending_text(game, result, viewer))
     if record_path is not None:
         match.record.save(record_path)
         console.print(f"Record saved in {record_path} (tavernkeep replay {record_path}).")

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.pretty import Pretty
 
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game
+from tavernkeep.engine.game import Game, Result
 
 DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 
@@ -87,3 +87,16 @@ def odds_text(odds: dict[str, float]) -> str:
         f"{value:.0%}" if name == "success" else f"{value:.0%} {name}"
         for name, value in odds.items()
     )
+
+
+def ending_text(game: Game[Any, Any], result: Result, seat: int | None) -> str:
+    """The end of a game for `seat`'s reader (Rich markup): the game's headline, coloured
+    as what it is (a victory green, a defeat red, anything between yellow), then why."""
+    headline = game.headline(result, seat)
+    if result.won is True or (seat is not None and seat in result.winners):
+        colour = "green"
+    elif result.won is False and result.ending not in game.ending_headlines:
+        colour = "red"
+    else:
+        colour = "yellow"
+    return f"[bold {colour}]{escape(headline)}[/]\n{escape(result.reason)}."

@@ -55,7 +55,7 @@ def choice(state: HackAndSlashState) -> Action:
 def failed_attempt(quest: str, dice: list[int]) -> HackAndSlashState:
     others = [name for name in QUESTS if name != quest][:2]
     state = table((quest, others[0], others[1]), dice)
-    GAME.apply(state, Action("quest", 0))
+    GAME.apply(state, Action("quest", 1))
     assert GAME.view(state, 0)["decision"]["kind"] == "rescue"
     return state
 
@@ -91,7 +91,7 @@ def test_it_quits_when_no_rescue_can_succeed(quest: str, dice: list[int]) -> Non
 
 def test_it_takes_a_quest_that_cannot_fail() -> None:
     state = table(("Hard Road", "Free Gold", "Snake Eyes"), [])
-    assert choice(state) == Action("quest", 1)
+    assert choice(state) == Action("quest", 2)
 
 
 def test_it_is_the_bot_that_bot_heuristic_names() -> None:

@@ -231,10 +231,10 @@ def test_a_quest_needs_enough_adventurers_at_home() -> None:
     state = new_game()
     state.parties[0] = 2
     state.tavern += 6
-    assert legal(state) == ["quest:0", "quest:1", "brag"]
+    assert legal(state) == ["quest:1", "quest:2", "brag"]
     before = GAME.clone(state)
     with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, Action("quest", 2))
+        GAME.apply(state, Action("quest", 3))
     message = one_line(error.value)
     assert "Three Dice" in message and "3 adventurers" in message
     assert state == before
@@ -243,7 +243,7 @@ def test_a_quest_needs_enough_adventurers_at_home() -> None:
 @pytest.mark.parametrize(("slot", "sent"), [(0, 1), (1, 2), (2, 3)])
 def test_as_many_dice_are_rolled_as_adventurers_are_sent(slot: int, sent: int) -> None:
     state = new_game(dice=[1, 1, 1, 6, 6])
-    events = play(state, f"quest:{slot}")
+    events = play(state, f"quest:{slot + 1}")
     rolls = [event for event in events if event.kind == "roll"]
     assert len(rolls) == 1
     assert len(rolls[0].data["dice"]) == sent
@@ -263,7 +263,7 @@ def test_as_many_dice_are_rolled_as_adventurers_are_sent(slot: int, sent: int) -
 )
 def test_a_plus_goal_is_met_by_the_number_or_more(dice: list[int], success: bool) -> None:
     state = new_game(dice=dice)
-    play(state, "quest:0")  # One Die, 3+
+    play(state, "quest:1")  # One Die, 3+
     assert (state.scores[0] == 1) is success
     assert (GAME.actor(state) == 1) is success
 
@@ -274,13 +274,13 @@ def test_a_plus_goal_is_met_by_the_number_or_more(dice: list[int], success: bool
 )
 def test_an_exact_goal_is_met_only_by_that_number(dice: list[int], success: bool) -> None:
     state = new_game(dice=dice, row=("One Die", "Exact Seven", "Three Dice"))
-    play(state, "quest:1")  # Exact Seven
+    play(state, "quest:2")  # Exact Seven
     assert (state.scores[0] == 4) is success
 
 
 def test_success_brings_the_party_home_scores_the_card_and_reveals_the_next() -> None:
     state = new_game(dice=[3, 5], pile=("Other Die", "Long Road"))
-    events = play(state, "quest:1")  # Two Dice, 7+, 2 points
+    events = play(state, "quest:2")  # Two Dice, 7+, 2 points
     assert state.parties == [8, 8, 8]
     assert state.tavern == 26
     assert state.scores == [2, 0, 0]
@@ -300,7 +300,7 @@ def test_success_brings_the_party_home_scores_the_card_and_reveals_the_next() ->
 
 def test_a_quest_that_says_so_adds_an_adventurer_from_the_tavern() -> None:
     state = new_game(dice=[2], row=("Recruits", "Two Dice", "Three Dice"))
-    play(state, "quest:0")
+    play(state, "quest:1")
     assert state.parties == [9, 8, 8]
     assert state.tavern == 25
     assert state.scores == [1, 0, 0]
@@ -308,14 +308,14 @@ def test_a_quest_that_says_so_adds_an_adventurer_from_the_tavern() -> None:
 
 def test_a_quest_that_does_not_say_so_adds_no_adventurer() -> None:
     state = new_game(dice=[6])
-    play(state, "quest:0")
+    play(state, "quest:1")
     assert state.parties == [8, 8, 8]
     assert state.tavern == 26
 
 
 def test_a_failure_then_quit_sends_the_party_to_the_tavern_and_the_quest_stays() -> None:
     state = new_game(dice=[2, 3])
-    play(state, "quest:1")
+    play(state, "quest:2")
     assert GAME.view(state, None)["decision"] == {"seat": 0, "kind": "rescue"}
     events = play(state, "quit")
     assert state.parties == [6, 8, 8]
@@ -328,13 +328,13 @@ def test_a_failure_then_quit_sends_the_party_to_the_tavern_and_the_quest_stays()
 
 def test_rescue_offers_each_value_showing_once() -> None:
     state = new_game(dice=[3, 1, 3])
-    play(state, "quest:2")
+    play(state, "quest:3")
     assert legal(state) == ["quit", "rescue:1", "rescue:3"]
 
 
 def test_a_successful_rescue_rerolls_the_chosen_die_and_brings_everyone_home() -> None:
     state = new_game(dice=[5, 1, 2])
-    play(state, "quest:1")  # 5+1 = 6 against 7+
+    play(state, "quest:2")  # 5+1 = 6 against 7+
     assert state.parties[0] == 6
     events = play(state, "rescue:1")  # the 1 becomes a 2: 7
     assert state.parties == [8, 8, 8]
@@ -347,16 +347,16 @@ def test_a_successful_rescue_rerolls_the_chosen_die_and_brings_everyone_home() -
 
 def test_the_rescue_rerolls_the_die_the_player_chose_not_the_lowest() -> None:
     state = new_game(dice=[5, 1, 6])
-    play(state, "quest:1", "rescue:5")  # the 5 becomes a 6: 6+1 = 7
+    play(state, "quest:2", "rescue:5")  # the 5 becomes a 6: 6+1 = 7
     assert state.scores == [2, 0, 0]
     state = new_game(dice=[5, 1, 1])
-    play(state, "quest:1", "rescue:5")  # the 5 becomes a 1: 1+1 = 2
+    play(state, "quest:2", "rescue:5")  # the 5 becomes a 1: 1+1 = 2
     assert state.scores == [0, 0, 0]
 
 
 def test_a_failed_rescue_sends_everyone_including_the_rescuer_to_the_tavern() -> None:
     state = new_game(dice=[2, 2, 1])
-    events = play(state, "quest:1", "rescue:2")
+    events = play(state, "quest:2", "rescue:2")
     assert state.parties == [5, 8, 8]
     assert state.tavern == 29
     assert state.scores == [0, 0, 0]
@@ -369,7 +369,7 @@ def test_a_failed_rescue_sends_everyone_including_the_rescuer_to_the_tavern() ->
 
 def test_a_rescue_checks_the_same_exact_goal() -> None:
     state = new_game(dice=[6, 6, 1], row=("One Die", "Exact Seven", "Three Dice"))
-    play(state, "quest:1", "rescue:6")  # 6+1 = 7 exactly
+    play(state, "quest:2", "rescue:6")  # 6+1 = 7 exactly
     assert state.scores == [4, 0, 0]
 
 
@@ -377,7 +377,7 @@ def test_the_last_adventurer_at_home_may_be_the_rescuer() -> None:
     state = new_game(dice=[1, 1, 1])
     state.parties[0] = 3
     state.tavern += 5
-    play(state, "quest:1")
+    play(state, "quest:2")
     assert legal(state) == ["quit", "rescue:1"]
     play(state, "rescue:1")
     assert state.parties[0] == 0
@@ -388,7 +388,7 @@ def test_no_rescue_is_offered_when_nobody_is_at_home() -> None:
     state = new_game(dice=[1, 2])
     state.parties[0] = 2
     state.tavern += 6
-    events = play(state, "quest:1")
+    events = play(state, "quest:2")
     # The only outcome was to quit, applied without asking.
     assert GAME.actor(state) == 1
     assert state.parties[0] == 0
@@ -474,17 +474,17 @@ def test_a_player_too_small_for_every_quest_passes_and_triggers_the_end() -> Non
 
 def test_an_empty_draw_pile_leaves_the_slot_empty_and_ends_the_game_at_round_end() -> None:
     state = new_game(dice=[6, 4, 4], pile=())
-    events = play(state, "quest:0")
+    events = play(state, "quest:1")
     assert row_names(state) == [None, "Two Dice", "Three Dice"]
     assert state.ending == "quests-exhausted"
     assert "The end is near" in texts(events)
     assert GAME.view(state, None)["quests"][0] is None
     # The round goes on; the empty slot cannot be chosen.
     assert GAME.actor(state) == 1
-    assert legal(state) == ["quest:1", "quest:2", "brag"]
+    assert legal(state) == ["quest:2", "quest:3", "brag"]
     before = GAME.clone(state)
     with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, Action("quest", 0))
+        GAME.apply(state, Action("quest", 1))
     assert "empty" in one_line(error.value)
     assert state == before
     play(state, "brag", "brag")
@@ -496,7 +496,7 @@ def test_an_empty_draw_pile_leaves_the_slot_empty_and_ends_the_game_at_round_end
 
 def test_revealing_the_last_card_does_not_end_the_game() -> None:
     state = new_game(dice=[6], pile=("Long Road",))
-    play(state, "quest:0")
+    play(state, "quest:1")
     assert row_names(state) == ["Long Road", "Two Dice", "Three Dice"]
     assert state.pile == []
     assert state.ending == ""
@@ -505,7 +505,7 @@ def test_revealing_the_last_card_does_not_end_the_game() -> None:
 def test_every_quest_can_be_claimed_leaving_only_the_brag() -> None:
     pack = make_pack({name: QUESTS[name] for name in ("One Die", "Other Die", "Recruits")})
     state = new_game(dice=[6, 6, 6], pack=pack, row=("One Die", "Other Die", "Recruits"))
-    play(state, "quest:0", "quest:1", "quest:2")
+    play(state, "quest:1", "quest:2", "quest:3")
     assert state.row == [EMPTY, EMPTY, EMPTY]
     result = GAME.result(state)
     assert result is not None
@@ -516,7 +516,7 @@ def test_the_first_end_triggered_is_the_one_reported() -> None:
     state = new_game(dice=[6, 4], pile=())
     state.parties[2] = 0
     state.tavern += 8
-    play(state, "quest:0", "brag")  # the pile runs out, then Player 3 must pass
+    play(state, "quest:1", "brag")  # the pile runs out, then Player 3 must pass
     result = GAME.result(state)
     assert result is not None
     assert result.ending == "quests-exhausted"
@@ -527,7 +527,7 @@ def test_the_first_end_triggered_is_the_one_reported() -> None:
 
 def test_the_highest_score_wins() -> None:
     state = new_game(dice=[1, 1, 4, 4], round_limit=1)
-    play(state, "quest:1", "quit", "brag", "quest:0")
+    play(state, "quest:2", "quit", "brag", "quest:1")
     result = GAME.result(state)
     assert result is not None
     assert result.scores == (0.0, 0.0, 1.0)
@@ -541,7 +541,7 @@ def test_the_highest_score_wins() -> None:
 def test_a_tied_score_goes_to_the_most_adventurers() -> None:
     # Player 1 scores 1 with 8 at home; Player 2 scores 1 and recruits: 9 at home.
     state = new_game(dice=[6, 2, 1], pile=("Recruits",), round_limit=1)
-    play(state, "quest:0", "quest:0", "brag", "quit")
+    play(state, "quest:1", "quest:1", "brag", "quit")
     result = GAME.result(state)
     assert result is not None
     assert result.scores == (1.0, 1.0, 0.0)
@@ -552,7 +552,7 @@ def test_a_tied_score_goes_to_the_most_adventurers() -> None:
 
 def test_still_tied_the_victory_is_shared_and_the_rank_too() -> None:
     state = new_game(dice=[6, 6, 1], pile=("Other Die",), round_limit=1)
-    play(state, "quest:0", "quest:0", "brag", "quit")
+    play(state, "quest:1", "quest:1", "brag", "quit")
     result = GAME.result(state)
     assert result is not None
     assert state.parties == [8, 8, 7]
@@ -591,7 +591,7 @@ def test_no_gain_option_loses_the_gain_when_the_tavern_is_empty() -> None:
     assert state.parties == [8, 8, 8]
     assert state.stand_ins == 0
     assert "gains no adventurer" in texts(events)
-    play(state, "quest:0")  # Recruits: the points, but no adventurer
+    play(state, "quest:1")  # Recruits: the points, but no adventurer
     assert state.parties == [8, 8, 8]
     assert state.scores == [0, 1, 0]
 
@@ -657,7 +657,7 @@ def quest_decision() -> HackAndSlashState:
 
 def rescue_decision() -> HackAndSlashState:
     state = new_game(dice=[2, 3, 6])
-    play(state, "quest:1")
+    play(state, "quest:2")
     assert legal(state) == ["quit", "rescue:2", "rescue:3"]
     return state
 
@@ -672,10 +672,10 @@ def finished_game() -> HackAndSlashState:
 ILLEGAL_IN_A_QUEST_DECISION = [
     Action("quit"),
     Action("rescue", 1),
-    Action("quest", 1),  # an empty slot
-    Action("quest", 2),  # needs 3, the party has 2
-    Action("quest", 3),
-    Action("quest", -1),
+    Action("quest", 2),  # an empty slot
+    Action("quest", 3),  # needs 3, the party has 2
+    Action("quest", 4),
+    Action("quest", 0),
     Action("quest"),
     Action("quest", 0, 1),
     Action("quest", "0"),
@@ -690,7 +690,7 @@ ILLEGAL_IN_A_RESCUE_DECISION = [
     Action("rescue"),
     Action("rescue", 2, 3),
     Action("quit", 2),
-    Action("quest", 0),
+    Action("quest", 1),
     Action("brag"),
     Action("dance"),
 ]
@@ -700,7 +700,7 @@ ILLEGAL_IN_A_RESCUE_DECISION = [
     ("build", "action"),
     [(quest_decision, a) for a in ILLEGAL_IN_A_QUEST_DECISION]
     + [(rescue_decision, a) for a in ILLEGAL_IN_A_RESCUE_DECISION]
-    + [(finished_game, a) for a in (Action("brag"), Action("quest", 0), Action("quit"))],
+    + [(finished_game, a) for a in (Action("brag"), Action("quest", 1), Action("quit"))],
     ids=lambda x: getattr(x, "text", getattr(x, "__name__", "")),
 )
 def test_an_illegal_action_is_refused_in_one_line_and_changes_nothing(
@@ -769,7 +769,7 @@ def test_the_view_is_json_without_the_rng_or_the_draw_pile_order() -> None:
 
 def test_every_seat_sees_the_same_table() -> None:
     state = new_game(dice=[1, 2])
-    play(state, "quest:1")
+    play(state, "quest:2")
     views = [GAME.view(state, seat) for seat in (None, 0, 1, 2)]
     for view in views:
         view.pop("seat")
@@ -822,7 +822,7 @@ def brute_force(n_dice: int, goal: int, exact: bool, rescue: bool) -> Fraction:
 
 def test_odds_of_a_two_dice_seven_plus_quest() -> None:
     state = new_game()
-    odds = GAME.odds(state, Action("quest", 1))
+    odds = GAME.odds(state, Action("quest", 2))
     assert odds["success"] == pytest.approx(21 / 36)
     assert odds["with rescue"] == pytest.approx(float(brute_force(2, 7, False, True)))
     assert odds["success"] < odds["with rescue"] < 1
@@ -844,13 +844,13 @@ def test_no_rescue_odds_when_no_one_would_be_left_to_rescue() -> None:
     state = new_game()
     state.parties[0] = 2
     state.tavern += 6
-    assert set(GAME.odds(state, Action("quest", 1))) == {"success"}
-    assert set(GAME.odds(state, Action("quest", 0))) == {"success", "with rescue"}
+    assert set(GAME.odds(state, Action("quest", 2))) == {"success"}
+    assert set(GAME.odds(state, Action("quest", 1))) == {"success", "with rescue"}
 
 
 def test_odds_of_each_rescue_choice() -> None:
     state = new_game(dice=[1, 5])
-    play(state, "quest:1")  # 6 against 7+
+    play(state, "quest:2")  # 6 against 7+
     assert GAME.odds(state, Action("rescue", 1))["success"] == pytest.approx(5 / 6)
     assert GAME.odds(state, Action("rescue", 5))["success"] == pytest.approx(1 / 6)
     assert GAME.odds(state, Action("quit")) == {}
@@ -866,7 +866,7 @@ def test_labels_say_what_each_choice_costs_and_pays() -> None:
     assert "Exact Seven" in exact and "7+" not in exact and "4 points" in exact
     assert "Brag at the Tavern" in brag and "never scored" in brag and "4+" in brag
     state.rng = ScriptedRng([2, 3])
-    play(state, "quest:1")
+    play(state, "quest:2")
     quit_label, rescue2, rescue3 = (GAME.label(state, a) for a in GAME.legal_actions(state))
     assert "2 adventurers" in quit_label and "Tavern" in quit_label
     assert "re-roll a 2" in rescue2 and "re-roll a 3" in rescue3
@@ -875,7 +875,7 @@ def test_labels_say_what_each_choice_costs_and_pays() -> None:
 def test_events_can_be_skipped_without_changing_the_game() -> None:
     loud = new_game(dice=[1, 2, 6, 4, 4])
     quiet = new_game(dice=[1, 2, 6, 4, 4])
-    for text in ("quest:1", "rescue:1", "brag", "brag"):
+    for text in ("quest:2", "rescue:1", "brag", "brag"):
         assert GAME.apply(loud, Action.parse(text))
         assert GAME.apply(quiet, Action.parse(text), record=False) == []
     assert loud == quiet

@@ -27,7 +27,7 @@ class HackAndSlashEncoding:
     def __init__(self, players: int) -> None:
         self.players = players
         self.actions: list[Action] = [
-            *(Action("quest", slot) for slot in range(SLOTS)),
+            *(Action("quest", slot + 1) for slot in range(SLOTS)),
             Action("brag"),
             Action("quit"),
             *(Action("rescue", value) for value in range(1, DIE_SIDES + 1)),

@@ -59,7 +59,9 @@ class HeuristicBot:
             return self._rescue_or_quit(view, actions, worth)
         best, best_value = actions[0], float("-inf")
         for action in actions:
-            card = view["brag"] if action.kind == "brag" else view["quests"][action.args[0]]
+            # `quest:N` is the Nth quest shown, view["quests"][N - 1].
+            quests = view["quests"]
+            card = view["brag"] if action.kind == "brag" else quests[int(action.args[0]) - 1]
             value = quest_value(card, party, worth)
             if value > best_value:
                 best, best_value = action, value

@@ -37,7 +37,10 @@ BRAG_SLOT = SLOTS
 """The Brag at the Tavern sits in its own slot and is card 0 of `state.cards`."""
 EMPTY = -1
 
-QUEST_ACTIONS = tuple(Action("quest", slot) for slot in range(SLOTS))
+QUEST_ACTIONS = tuple(Action("quest", slot + 1) for slot in range(SLOTS))
+"""`quest:1`..`quest:3`: the quests by the numbers the table shows people (the terminal's
+slot column, the browser's cards from the left). A state and a view count slots from 0,
+as positions in the row; the action text is what a person types, so it counts as they do."""
 BRAG = Action("brag")
 QUIT = Action("quit")
 RESCUE_ACTIONS = {value: Action("rescue", value) for value in range(1, DIE_SIDES + 1)}
@@ -372,7 +375,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
 
     def label(self, state: HackAndSlashState, action: Action) -> str:
         if action.kind == "quest" or action.kind == "brag":
-            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0])
+            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0]) - 1
             card = state.cards[self._slot_card(state, slot)]
             send = f"send {_plural(card.challenge, 'adventurer')}, roll {card.goal_text}"
             if slot == BRAG_SLOT:
@@ -389,7 +392,7 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
 
     def odds(self, state: HackAndSlashState, action: Action) -> dict[str, float]:
         if action.kind == "quest" or action.kind == "brag":
-            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0])
+            slot = BRAG_SLOT if action.kind == "brag" else int(action.args[0]) - 1
             card = state.cards[self._slot_card(state, slot)]
             chances = {"success": meet_chance(card.challenge, card.goal, card.exact)}
             if state.parties[state.current] > card.challenge:
@@ -414,17 +417,17 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         """The slot a 'quest' decision names, checked before anything changes."""
         party = state.parties[state.current]
         kind, args = action.kind, action.args
-        if kind == "quest" and len(args) == 1 and type(args[0]) is int and 0 <= args[0] < SLOTS:
-            slot = args[0]
+        if kind == "quest" and len(args) == 1 and type(args[0]) is int and 1 <= args[0] <= SLOTS:
+            slot = args[0] - 1
             card_index = state.row[slot]
             if card_index == EMPTY:
-                raise IllegalAction(f"'{action.text}' is not legal: quest slot {slot} is empty")
+                raise IllegalAction(f"'{action.text}' is not legal: quest slot {args[0]} is empty")
         elif kind == "brag" and not args:
             slot = BRAG_SLOT
             card_index = 0
         else:
             raise IllegalAction(
-                f"'{action.text}' is not legal now: choose a quest (quest:0-2) or brag"
+                f"'{action.text}' is not legal now: choose a quest (quest:1-{SLOTS}) or brag"
             )
         card = state.cards[card_index]
         if card.challenge > party:
@@ -648,16 +651,18 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             party = state.parties[seat]
             # The Brag is always face-up, so a party that can take it need not search the
             # row: the cheapest quest is never dearer than the Brag.
+            if ev is not None:
+                # A passed turn is a turn of this round too: heading it keeps the log's
+                # last round the round the table (and the result) shows at the end.
+                ev.append(
+                    Event(
+                        "turn",
+                        f"{_player(seat)}'s turn (round {state.round})",
+                        {"seat": seat, "round": state.round},
+                    )
+                )
             if party >= brag or party >= self._cheapest(state):
                 state.stack.append(QUEST_FRAMES[seat])
-                if ev is not None:
-                    ev.append(
-                        Event(
-                            "turn",
-                            f"{_player(seat)}'s turn (round {state.round})",
-                            {"seat": seat, "round": state.round},
-                        )
-                    )
                 return
             # "If you have no meeples at the start of your turn, you must pass."
             if ev is not None:

@@ -124,6 +124,11 @@ class Rage(Game[RageState, RageConfig]):
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "solo hex stealth in the fallen village"
     report_grid = ("bot",)
+    ending_headlines: ClassVar[dict[str, str]] = {
+        "survived": "You survived, without enough food",
+        "knighted": "Victory! Knighted",
+        "wanders": "Your rage took you",
+    }
     tally_kinds: ClassVar[dict[str, str]] = {
         "house entered": "Houses entered",
         "spotted by": "Spotted by",

@@ -3,7 +3,7 @@
 //
 // The shape of `view` is HackAndSlash.view() in games/hack_and_slash/rules.py. Quest
 // cards that the player may take now are clickable (the action is the same text the
-// action buttons send: quest:0-2, brag), and during a rescue decision the dice on the
+// action buttons send: quest:1-3, brag), and during a rescue decision the dice on the
 // card are too (rescue:N re-rolls a die showing N).
 
 import { h, makeClickable, oddsText, replace, svg } from "../dom.js";
@@ -132,7 +132,8 @@ function questSlot(view, quest, slot, actions, ctx) {
 }
 
 function actionFor(slot) {
-  return slot === BRAG_SLOT ? "brag" : `quest:${slot}`;
+  // The action names the slot as people see it, from 1 (see the game's ENCODING.md).
+  return slot === BRAG_SLOT ? "brag" : `quest:${slot + 1}`;
 }
 
 function questCard(view, quest, slot, actions, ctx) {
