@@ -345,18 +345,56 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it acts.", min=0.0)
     ] = 0.8,
+    pass_delay: Annotated[
+        float,
+        typer.Option(
+            help="Median seconds before passing for a person with nothing to play, until "
+            "their own passes say how long they take (PROTOCOL.md).",
+            min=0.0,
+        ),
+    ] = 2.0,
+    max_search_ms: Annotated[
+        int, typer.Option(help="The most a table's search bot may think a decision.", min=1)
+    ] = 2000,
+    max_search_iterations: Annotated[
+        int, typer.Option(help="The most iterations a table's search bot may run.", min=1)
+    ] = 5000,
+    search_workers: Annotated[
+        int | None,
+        typer.Option(help="Processes that run search bots (default: the cores less one).", min=1),
+    ] = None,
+    tables_per_minute: Annotated[
+        float, typer.Option(help="New tables one address may open a minute.", min=0.0)
+    ] = 10.0,
+    max_open_tables: Annotated[
+        int, typer.Option(help="Unfinished tables the server keeps at once.", min=1)
+    ] = 1000,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets one address may hold open.", min=1)
+    ] = 64,
+    header_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a connection has to send its request's headers.", min=0.1),
+    ] = 10.0,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
-    import uvicorn
-
-    from tavernkeep.server.app import create_app
+    from tavernkeep.server.app import create_app, run
+    from tavernkeep.server.rooms import Limits
+    from tavernkeep.server.search import SearchLimits, default_workers
     from tavernkeep.server.storage import safe_url
 
     # The address first: a busy port must not leave a new database file behind.
     check_listening(host, port)
-    web = create_app(database_url, bot_delay)
+    limits = Limits(
+        search=SearchLimits(max_search_ms, max_search_iterations),
+        search_workers=search_workers or default_workers(),
+        tables_per_minute=tables_per_minute,
+        open_tables=max_open_tables,
+        sockets_per_client=sockets_per_client,
+    )
+    web = create_app(database_url, bot_delay, limits, pass_delay)
     typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")
-    uvicorn.run(web, host=host, port=port, ws_max_size=65536, log_level="info")
+    run(web, host, port, header_timeout)
 
 
 def check_listening(host: str, port: int) -> None:

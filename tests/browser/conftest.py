@@ -8,8 +8,8 @@ and cards, the download link.
 The whole folder is skipped, with the reason, when playwright or Chromium is missing; in
 CI (CI=true) a missing browser fails instead, so a machine without one cannot pass quietly.
 Set TAVERNKEEP_CHROMIUM to use a Chromium elsewhere than /usr/bin/chromium, and
-TAVERNKEEP_TEST_POSTGRES_URL for the PostgreSQL variants (its `actions` and `tables`
-tables are dropped before each use).
+TAVERNKEEP_TEST_POSTGRES_URL for the PostgreSQL variants (the server's tables are
+dropped before each use).
 
 Test modules cannot import this file (pytest runs with --import-mode=importlib): they get
 everything through the `ui`, `server`, `start_server` and `postgres_url` fixtures.
@@ -48,6 +48,7 @@ CHROMIUM_ARGS = [
 ]
 PG_ENV = "TAVERNKEEP_TEST_POSTGRES_URL"
 BOT_DELAY = "0.05"
+PASS_DELAY = "0.2"
 STARTUP_S = 30.0
 TIMEOUT_MS = 15_000
 """Playwright's default wait: generous, since a failing wait is the failure message."""
@@ -137,6 +138,11 @@ class LiveServer:
                     self.database_url,
                     "--bot-delay",
                     BOT_DELAY,
+                    # People's passes, and the lobby tests' many tables, at a test's pace.
+                    "--pass-delay",
+                    PASS_DELAY,
+                    "--tables-per-minute",
+                    "600",
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -228,8 +234,8 @@ def server(start_server: Callable[[str], LiveServer], sqlite_url: str) -> LiveSe
 
 @pytest.fixture
 def postgres_url() -> str:
-    """TAVERNKEEP_TEST_POSTGRES_URL with its `actions` and `tables` dropped (the server
-    creates them afresh); skipped when the variable is unset."""
+    """TAVERNKEEP_TEST_POSTGRES_URL with the server's tables dropped (the server creates
+    them afresh); skipped when the variable is unset."""
     url = os.environ.get(PG_ENV)
     if not url:
         pytest.skip(f"no PostgreSQL: set {PG_ENV} (see tests/server/pg_setup.sh)")
@@ -241,8 +247,8 @@ def postgres_url() -> str:
     engine = create_engine(normalise_url(url), poolclass=NullPool)
     try:
         with engine.begin() as conn:
-            conn.execute(text("DROP TABLE IF EXISTS actions"))
-            conn.execute(text("DROP TABLE IF EXISTS tables"))
+            for table in ("seat_keys", "meta", "actions", "tables"):
+                conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
     finally:
         engine.dispose()
     return url

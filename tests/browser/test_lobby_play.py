@@ -14,14 +14,11 @@ from typing import Any
 
 SEED = "20240607"
 
-NEXT_FOR_HOT_SEAT = """(decide) => {
-  if (document.querySelector("#banner h2")) return {over: true, waiting: null};
-  if (document.querySelector(decide)) return {over: false, waiting: null};
-  const text = document.getElementById("prompt").textContent;
-  const match = /^Waiting for Player ([12]) to decide/.exec(text);
-  return match ? {over: false, waiting: Number(match[1]) - 1} : null;
+COVERED = """() => {
+  const box = document.getElementById("game").getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + 40);
+  return Boolean(top && top.closest("#pass-cover"));
 }"""
-
 
 def test_open_a_table_in_the_lobby_and_play_it_to_the_end(
     server: Any, ui: Any, check_replay: Callable[[Path], str]
@@ -57,20 +54,23 @@ def test_open_a_table_in_the_lobby_and_play_it_to_the_end(
     expect(created.get_by_role("link", name=re.compile(r"^Take seat"))).to_have_count(1)
     expect(created.locator(".link-row.bot")).to_have_count(2)
     expect(created.locator(".link-row.bot").nth(0)).to_contain_text("heuristic bot")
-    # The open tables list shows it, with a way back to my seat.
+    expect(created).to_contain_text("You chose the deal")
+    # The open tables list shows it; the seat is nobody's until its invite is opened.
     mine = lobby.locator("#tables .table-item", has_text=table_id)
     expect(mine).to_be_visible()
-    expect(mine.get_by_role("link", name="Return to seat 1")).to_be_visible()
+    expect(mine.get_by_role("link", name="Return to seat 1")).to_have_count(0)
     ui.shoot(lobby, "lobby")
 
     with context.expect_page() as opened:
         created.get_by_role("link", name="Take seat 1").click()
     page = opened.value
-    expect(page).to_have_url(re.compile(rf"/table/{re.escape(table_id)}#seat=0&token="))
+    # The invite is spent on opening: the address keeps only the seat.
+    expect(page).to_have_url(re.compile(rf"/table/{re.escape(table_id)}#seat=0$"))
     ui.wait_connected(page)
     expect(page.locator("#game-title")).to_have_text("Hack & Slash")
     expect(page.locator("#who")).to_have_text("you are Player 1")
     expect(page.locator("#seats li")).to_have_count(3)
+    expect(page.locator("#table-rules")).to_contain_text("Deal chosen by the table's creator")
 
     shots = {"mid": False, "rescue": False}
 
@@ -153,9 +153,10 @@ def test_open_a_table_in_the_lobby_and_play_it_to_the_end(
     expect(page.locator("#tables")).not_to_contain_text(table_id)
 
 
-def test_one_person_plays_two_seats_by_switching_between_them(server: Any, ui: Any) -> None:
-    """A hot-seat table: the lobby keeps both seats' links, and the table page's seat
-    switch moves one browser between them."""
+def test_pass_and_play_one_device_passed_between_two_people(server: Any, ui: Any) -> None:
+    """A competitive table at one device: the lobby's "pass and play" puts every person's
+    seat on it, the page moves to whoever decides next and covers the board until they
+    say they hold the device, and every seat is shown that one device plays them."""
     expect = ui.expect
     context = ui.new_context()
     page = context.new_page()
@@ -165,34 +166,39 @@ def test_one_person_plays_two_seats_by_switching_between_them(server: Any, ui: A
     seats.nth(0).select_option(label="a person")
     seats.nth(1).select_option(label="a person")
     seats.nth(2).select_option(label="heuristic bot")
-    page.get_by_label("Seed").fill("31337")
+    page.get_by_label("Pass and play").check()
     page.get_by_role("button", name="Open the table").click()
     created = page.locator("#created")
-    expect(created.get_by_role("link", name=re.compile(r"^Take seat"))).to_have_count(2)
+    # No invite to send: both seats are played here.
+    expect(created.get_by_role("link", name=re.compile(r"^Take seat"))).to_have_count(0)
+    expect(created.get_by_role("link", name=re.compile(r"^Play seat"))).to_have_count(2)
     table_id = created.locator("h3 code").inner_text()
+    summary = server.get(f"/api/tables/{table_id}")
+    assert [s.get("device") for s in summary["seats"]] == [True, True, None]
 
     mine = page.locator("#tables .table-item", has_text=table_id)
     mine.get_by_role("link", name="Return to seat 1").click()
     ui.wait_connected(page)
     expect(page.locator("#who")).to_have_text("you are Player 1")
-    switch = page.get_by_label("Play as")
-    expect(switch).to_be_visible()
-    expect(switch.locator("option")).to_have_text(
-        ["play as Player 1", "play as Player 2", "watch as spectator"]
-    )
+    expect(page.locator("#seats li").nth(1)).to_contain_text("on the host's device")
 
+    cover = page.locator("#pass-cover")
     taken = {0: 0, 1: 0}
-    for _ in range(120):
-        # Whoever I am now, the page tells me whose decision it is (the bot's decisions
-        # pass by themselves).
-        now = page.wait_for_function(NEXT_FOR_HOT_SEAT, arg=ui.DECIDE).json_value()
-        if now["over"]:
+    covers = 0
+    for _ in range(200):
+        page.locator(f"{ui.OVER}, {ui.DECIDE}, #pass-cover:not([hidden])").first.wait_for()
+        if page.locator(ui.OVER).count():
             break
-        if now["waiting"] is not None:
-            seat = now["waiting"]
-            switch.select_option(f"play as Player {seat + 1}")
-            expect(page.locator("#who")).to_have_text(f"you are Player {seat + 1}")
-            expect(page).to_have_url(re.compile(rf"#seat={seat}&token="))
+        if cover.is_visible():
+            # Another player's hand is under the cover until they say it is theirs: the
+            # cover is what a person sees (and clicks, and types to) over the board.
+            assert page.evaluate(COVERED), "the board shows through the cover"
+            page.keyboard.press("1")
+            name = cover.locator("h2").inner_text().removeprefix("Pass the device to ")
+            cover.get_by_role("button", name=f"I am {name}").click()
+            expect(cover).to_be_hidden()
+            expect(page.locator("#who")).to_have_text(f"you are {name}")
+            covers += 1
             continue
         who = int(page.locator("#who").inner_text().rsplit(" ", 1)[1]) - 1
         ui.take_turn(page, "button" if taken[who] % 2 else "card")
@@ -201,6 +207,7 @@ def test_one_person_plays_two_seats_by_switching_between_them(server: Any, ui: A
         raise AssertionError("the game did not end")
 
     assert taken[0] and taken[1], taken
+    assert covers >= 2, covers
     expect(page.locator("#banner h2")).to_be_visible()
     assert ui.toasts(page) == []
     assert ui.violations(page) == []

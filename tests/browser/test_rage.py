@@ -10,7 +10,6 @@ click, and the ending is shown both in the banner and on the map's panel.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from tavernkeep.games.rage import GAME
@@ -20,7 +19,6 @@ NAME = "rage"
 SEED = 11
 TURN_LIMIT = 6
 MAX_DECISIONS = 80
-GAME_SECONDS = 20.0
 # The step directions the person prefers, in order: into the village (NE, NW, E...).
 PREFERRED = (1, 2, 0, 5, 3, 4)
 
@@ -87,7 +85,6 @@ def test_one_person_sneaks_through_the_village_by_clicking_hexes(server: Any, ui
     visited: set[str] = set()
     moved = False
     clicked = {"step": 0, "stop": 0, "button": 0}
-    started = time.monotonic()
     for _ in range(MAX_DECISIONS):
         if not ui.wait_turn(page):
             break
@@ -123,7 +120,6 @@ def test_one_person_sneaks_through_the_village_by_clicking_hexes(server: Any, ui
             action = next((a for a in ("backstab", "fight") if a in legal), legal[0])
             click_and_wait(page, page.locator(f'{ui.DECIDE}[data-action="{action}"]'))
             clicked["button"] += 1
-        assert time.monotonic() - started < GAME_SECONDS, "the game is taking too long"
     else:
         raise AssertionError(f"the game did not end within {MAX_DECISIONS} decisions")
 

@@ -21,6 +21,13 @@ def invite_of(created: dict[str, Any], seat: int = 0) -> str:
     return str(next(e["invite"] for e in created["seats"] if e["seat"] == seat))
 
 
+def another_tab(page: Any, url: str) -> Any:
+    """A new tab of the same browser (its credential kept), at `url`."""
+    tab = page.context.new_page()
+    tab.goto(url)
+    return tab
+
+
 def wait_actions(server: Any, table_id: str, more_than: int, timeout: float = 10.0) -> int:
     """The table's action count, once it exceeds `more_than` (the server has the click)."""
     deadline = time.monotonic() + timeout
@@ -71,7 +78,7 @@ def test_a_reload_mid_game_resumes_where_it_was(server: Any, ui: Any) -> None:
     expect(page.locator("#banner h2")).to_be_visible()
     assert server.get(f"/api/tables/{table_id}")["status"] == "finished"
     # The page that lived through the reloads reads as a fresh one does.
-    fresh = ui.new_page(server.url(invite_of(created)))
+    fresh = another_tab(page, server.url(f"/table/{table_id}#seat=0"))
     expect(fresh.locator("#banner h2")).to_be_visible()
     assert ui.visible_state(fresh) == ui.visible_state(page)
     assert ui.toasts(page) == []
@@ -134,7 +141,7 @@ def test_a_server_killed_mid_game_loses_nothing(
 
     expect(page.locator("#banner h2")).to_be_visible()
     assert srv.get(f"/api/tables/{table_id}")["status"] == "finished"
-    fresh = ui.new_page(srv.url(invite_of(created)))
+    fresh = another_tab(page, srv.url(f"/table/{table_id}#seat=0"))
     expect(fresh.locator("#banner h2")).to_be_visible()
     assert ui.visible_state(fresh) == ui.visible_state(page)
     path, _ = ui.download_record(page)
@@ -144,7 +151,7 @@ def test_a_server_killed_mid_game_loses_nothing(
     # A finished table outlives a restart too: its page and its record are still there.
     shown, record = ui.visible_state(page), path.read_bytes()
     srv.restart()
-    later = ui.new_page(srv.url(invite_of(created)))
+    later = another_tab(page, srv.url(f"/table/{table_id}#seat=0"))
     expect(later.locator("#banner h2")).to_be_visible()
     assert ui.visible_state(later) == shown
     again, _ = ui.download_record(later)

@@ -13,12 +13,13 @@ from typing import Any
 
 SEED = 4242
 
-# Run in A's page: A knows only their own invite (seat and token, in the URL fragment).
+# Run in A's page: A holds only their own seat's credential (claimed with their invite,
+# kept in this browser's localStorage) and knows their own, spent, invite.
 FORGE = """
-async ({table, other, action}) => {
-  const mine = new URLSearchParams(location.hash.slice(1));
-  const token = mine.get("token");
-  const seat = Number(mine.get("seat"));
+async ({table, other, action, invite}) => {
+  const seat = Number(new URLSearchParams(location.hash.slice(1)).get("seat"));
+  const held = JSON.parse(localStorage.getItem(`tavernkeep:seats:${table}`));
+  const token = held.credentials[String(seat)];
   const url = `ws://${location.host}/ws/tables/${encodeURIComponent(table)}`;
   // Open a socket, send `first`; on the first state send what `after(state)` returns;
   // resolve with every message received once `until(message)` or the socket closes.
@@ -57,13 +58,15 @@ async ({table, other, action}) => {
     ],
     (message) => message.type === "pong",
   );
-  // 3. No seat at all.
+  // 3. A's own invite, spent when A's browser claimed the seat, acts for nobody.
+  const spent = await talk({ type: "join", seat, token: invite }, null, () => false);
+  // 4. No seat at all.
   const asWatcher = await talk(
     { type: "join" },
     (state) => [{ type: "action", action, version: state.version }, { type: "ping" }],
     (message) => message.type === "pong",
   );
-  return { asOther, asMine, asWatcher };
+  return { asOther, asMine, spent, asWatcher };
 }
 """
 
@@ -126,7 +129,13 @@ def test_two_people_each_decide_only_for_their_own_seat(server: Any, ui: Any) ->
             offered = ui.offered(me)
             before = server.get(f"/api/tables/{table_id}")["actions"]
             forged = pages[0].evaluate(
-                FORGE, {"table": table_id, "other": 1, "action": offered[0]["action"]}
+                FORGE,
+                {
+                    "table": table_id,
+                    "other": 1,
+                    "action": offered[0]["action"],
+                    "invite": invites[0].rsplit("invite=", 1)[1],
+                },
             )
             check_forgeries(forged, before)
             # Nothing moved: the table's version, and B's decision is still B's to make.
@@ -177,7 +186,13 @@ def check_forgeries(forged: dict[str, Any], version: int) -> None:
     for error in as_mine["got"][2:4]:
         assert error["message"] == "it is not your decision", error
 
-    # 3. Without a seat, nothing can be done either.
+    # 3. The invite that claimed A's seat acts for nobody now.
+    spent = forged["spent"]
+    assert [m["type"] for m in spent["got"]] == ["error"], spent
+    assert "not valid" in spent["got"][0]["message"]
+    assert spent["closed"] == 1008, spent
+
+    # 4. Without a seat, nothing can be done either.
     as_watcher = forged["asWatcher"]
     kinds = [m["type"] for m in as_watcher["got"]]
     assert kinds == ["welcome", "state", "error", "pong"], as_watcher

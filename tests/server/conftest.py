@@ -35,7 +35,7 @@ from tavernkeep.server.storage import Storage, normalise_url
 HERE = Path(__file__).parent
 PG_ENV = "TAVERNKEEP_TEST_POSTGRES_URL"
 HIDDEN_MODULE = "tavernkeep_tests_hidden_game"
-INVITE = re.compile(r"^/table/(?P<id>[^#/]+)#seat=(?P<seat>\d+)&token=(?P<token>[A-Za-z0-9_-]+)$")
+INVITE = re.compile(r"^/table/(?P<id>[^#/]+)#seat=(?P<seat>\d+)&invite=(?P<token>[A-Za-z0-9_-]+)$")
 TIMEOUT = 10.0
 
 
@@ -183,7 +183,11 @@ class Sock:
         if kind == "state":
             actor = msg["actor"]
             mine = self.seat is not None and actor == self.seat
-            assert bool(msg["legal"]) == mine, (
+            # A seat with nothing to play is told it is being passed for, and offered
+            # nothing; no other socket is told anything of it.
+            passing = msg.get("passing", False)
+            assert not passing or mine, f"seat {self.seat} was told another seat passes"
+            assert bool(msg["legal"]) == (mine and not passing), (
                 f"seat {self.seat}'s socket got legal={msg['legal']!r} with actor {actor}"
             )
             if self.state is not None:
@@ -197,6 +201,8 @@ class Sock:
         elif kind == "welcome":
             assert self.welcome is None, "a second welcome"
             self.welcome = msg
+        elif kind == "seats":
+            assert isinstance(msg["seats"], list) and msg["seats"]
         elif kind == "error":
             assert isinstance(msg["message"], str) and msg["message"]
             assert "\n" not in msg["message"]
@@ -262,14 +268,19 @@ class Sock:
 class Harness:
     """Helpers over a TestClient: tables, sockets and playing games through them."""
 
+    client: Any = None
+    """The client of the last `create`, which `tokens` claims seats through."""
+
     def create(self, client: Any, status: int = 201, **body: Any) -> dict[str, Any]:
         body.setdefault("game", "hack-and-slash")
         response = client.post("/api/tables", json=body)
         assert response.status_code == status, response.text
         data: dict[str, Any] = response.json()
+        self.client = client
         return data
 
-    def tokens(self, created: dict[str, Any]) -> dict[int, str]:
+    def invites(self, created: dict[str, Any]) -> dict[int, str]:
+        """Each person's seat's invite, as the creator was handed it."""
         out = {}
         for entry in created["seats"]:
             if "invite" in entry:
@@ -279,6 +290,29 @@ class Harness:
                 assert int(match["seat"]) == entry["seat"]
                 out[entry["seat"]] = match["token"]
         return out
+
+    def claim(self, client: Any, table_id: str, seat: int, invite: str) -> str:
+        """Open an invite as a browser would: the credential the server hands back."""
+        response = client.post(
+            f"/api/tables/{table_id}/claim", json={"seat": seat, "invite": invite}
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["seat"] == seat
+        return str(body["token"])
+
+    def tokens(self, created: dict[str, Any], client: Any = None) -> dict[int, str]:
+        """Every person seat's credential: each invite claimed as its person would, and
+        the creator's device seats' credentials as handed out."""
+        client = client or self.client
+        out = {
+            seat: self.claim(client, created["id"], seat, invite)
+            for seat, invite in self.invites(created).items()
+        }
+        for entry in created["seats"]:
+            if entry.get("device"):
+                out[entry["seat"]] = entry["token"]
+        return dict(sorted(out.items()))
 
     @contextmanager
     def connect(self, client: Any, table_id: str, seat: int | None = None) -> Iterator[Sock]:
@@ -341,7 +375,11 @@ class Harness:
                 break
             version, actor = st["version"], st["actor"]
             sock = socks[actor]
-            mine = sock.until_state(lambda s, v=version: s["version"] == v and bool(s["legal"]))
+            mine = sock.until_state(lambda s, v=version: s["version"] == v)
+            if mine.get("passing"):
+                # Nothing to play: the server passes for this seat after a pause.
+                current = version + 1
+                continue
             sock.act(choose(actor, mine), version)
             current = version + 1
         else:

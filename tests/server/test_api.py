@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -83,7 +84,6 @@ def test_create_gives_invites_only_for_human_seats(client: Any, tk: Any) -> None
             "game": "hack-and-slash",
             "seats": ["human", "bot:heuristic", "human", "bot:random"],
             "options": SHORT,
-            "seed": 42,
             "pack": "standard",
         },
     )
@@ -91,40 +91,77 @@ def test_create_gives_invites_only_for_human_seats(client: Any, tk: Any) -> None
     data = response.json()
     table_id = data["id"]
     assert data["game"] == "hack-and-slash"
-    assert data["seed"] == 42
     assert data["spectate"] == f"/table/{table_id}"
+    assert data["deal"] == "secret"
     assert [s["seat"] for s in data["seats"]] == [0, 1, 2, 3]
     assert [s["agent"] for s in data["seats"]] == ["human", "bot:heuristic", "human", "bot:random"]
     assert "invite" not in data["seats"][1]
     assert "invite" not in data["seats"][3]
-    tokens = tk.tokens(data)
-    assert set(tokens) == {0, 2}
-    for seat, token in tokens.items():
-        # The token is in the fragment, which browsers never send to the server.
-        invite = data["seats"][seat]["invite"]
-        assert invite.startswith(f"/table/{table_id}#")
-        assert "?" not in invite
+    invites = tk.invites(data)
+    assert set(invites) == {0, 2}
+    for seat, invite in invites.items():
+        # The invite is in the fragment, which browsers never send to the server.
+        link = data["seats"][seat]["invite"]
+        assert link.startswith(f"/table/{table_id}#")
+        assert "?" not in link
         # token_urlsafe(16): 22 characters of base64url, 128 random bits.
-        assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", token)
-    assert tokens[0] != tokens[2]
-    # Every table gets fresh tokens and its own id.
+        assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", invite)
+    assert invites[0] != invites[2]
+    # Every table gets fresh invites and its own id.
     again = tk.create(client, seats=["human", "bot:random", "bot:random"], options=SHORT)
     assert again["id"] != table_id
-    assert set(tk.tokens(again).values()).isdisjoint(tokens.values())
+    assert set(tk.invites(again).values()).isdisjoint(invites.values())
 
 
-def test_create_without_seed_draws_one_and_records_it(client: Any, tk: Any) -> None:
+def test_the_seed_reaches_nobody_until_the_record_of_the_finished_game(
+    client: Any, tk: Any
+) -> None:
+    data = tk.create(client, seats=HUMAN_AND_BOTS, options=SHORT)
+    assert "seed" not in data
+    tid = data["id"]
+    with tk.join(client, tid, 0, tk.tokens(data)[0]) as zero, tk.join(client, tid) as watcher:
+        summary = client.get(f"/api/tables/{tid}").json()
+        assert "seed" not in summary and summary["deal"] == "secret"
+        one_line_error(client.get(f"/api/tables/{tid}/record"), 409)
+        tk.play_to_end({0: zero}, watchers=(watcher,))
+        frames = zero.raw + watcher.raw
+    record = client.get(f"/api/tables/{tid}/record").json()
+    seed = record["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 2**63
+    # Nothing sent before the end named it: not a frame, not a summary.
+    assert all(str(seed) not in frame for frame in frames)
+
+
+def test_a_seed_chosen_by_the_creator_is_shown_to_every_seat(client: Any, tk: Any) -> None:
+    data = tk.create(client, seats=["human", "human", "bot:random"], options=SHORT, seed=42)
+    assert "seed" not in data and data["deal"] == "chosen"
+    tid, tokens = data["id"], tk.tokens(data)
+    assert client.get(f"/api/tables/{tid}").json()["deal"] == "chosen"
+    for seat in (1, None):
+        with tk.join(client, tid, seat, tokens.get(seat) if seat is not None else None) as sock:
+            assert sock.welcome["table"]["deal"] == "chosen"
+
+
+def test_create_without_seed_draws_one_and_records_it(client: Any, tk: Any, helpers: Any) -> None:
     data = tk.create(client, seats=["bot:random"] * 3, options=SHORT)
-    assert isinstance(data["seed"], int) and 0 <= data["seed"] < 2**63
     assert tk.tokens(data) == {}
+    helpers.wait_for(
+        lambda: client.get(f"/api/tables/{data['id']}").json()["status"] == "finished",
+        what="the bots-only table to finish",
+    )
+    seed = client.get(f"/api/tables/{data['id']}/record").json()["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 2**63
 
 
 @pytest.mark.parametrize("seed", [0, 2**63 - 1])
-def test_seed_limits_are_accepted_on_every_storage(db_url: str, tk: Any, seed: int) -> None:
+def test_seed_limits_are_accepted_on_every_storage(
+    db_url: str, tk: Any, helpers: Any, seed: int
+) -> None:
     # 2**63 - 1 is the largest BIGINT: PostgreSQL must store it as well as SQLite.
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         data = tk.create(client, seats=["human", "bot:random", "bot:random"], seed=seed)
-        assert data["seed"] == seed
+        assert data["deal"] == "chosen"
+    assert helpers.stored_table(db_url, data["id"]).record.seed == seed
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         assert client.get(f"/api/tables/{data['id']}").json()["actions"] == 0
         with tk.join(client, data["id"]) as watcher:
@@ -240,16 +277,19 @@ def test_open_tables_are_listed_newest_first(client: Any, tk: Any, helpers: Any)
     assert top["status"] == "playing"
     assert top["seats"] == [
         {"seat": 0, "agent": "bot:random", "connected": True},
-        {"seat": 1, "agent": "human", "connected": False},
+        {"seat": 1, "agent": "human", "connected": False, "device": False},
         {"seat": 2, "agent": "bot:heuristic", "connected": True},
     ]
     # Seat 0 is a bot and already played up to seat 1's decision.
     assert top["actions"] >= 1
     assert listed[0]["created_at"] >= listed[1]["created_at"]
-    # The summary never carries a token or its hash.
-    text = json.dumps(listed)
-    for token in [*tk.tokens(first).values(), *tk.tokens(second).values()]:
-        assert token not in text
+    # The summary never carries an invite, a credential or a hash of one.
+    invites = [*tk.invites(first).values(), *tk.invites(second).values()]
+    credentials = [*tk.tokens(first).values(), *tk.tokens(second).values()]
+    text = json.dumps(client.get("/api/tables").json())
+    for secret in invites + credentials:
+        assert secret not in text
+        assert hashlib.sha256(secret.encode()).hexdigest() not in text
 
 
 def test_one_table_summary_and_unknown_tables(client: Any, tk: Any) -> None:

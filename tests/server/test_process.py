@@ -35,7 +35,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, url: str, logs: Path, name: str) -> None:
+    def __init__(self, url: str, logs: Path, name: str, *extra: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.stdout = logs / f"{name}.out"
@@ -55,6 +55,7 @@ class Server:
                     url,
                     "--bot-delay",
                     "0.05",
+                    *extra,
                 ],
                 stdout=out,
                 stderr=err,
@@ -96,8 +97,8 @@ class Server:
 
 
 @contextmanager
-def server(url: str, logs: Path, name: str) -> Iterator[Server]:
-    srv = Server(url, logs, name)
+def server(url: str, logs: Path, name: str, *extra: str) -> Iterator[Server]:
+    srv = Server(url, logs, name, *extra)
     try:
         yield srv
     finally:
@@ -141,6 +142,13 @@ def seat(srv: Server, table_id: str, seat: int, token: str) -> Iterator[RealSock
         yield sock
 
 
+def claim(srv: Server, table_id: str, seat: int, invite: str) -> str:
+    """Trade an invite for a credential, as a browser opening the link does."""
+    response = srv.post(f"/api/tables/{table_id}/claim", {"seat": seat, "invite": invite})
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
 def refused_join(srv: Server, table_id: str, message: dict[str, Any]) -> str:
     with connect(f"ws://127.0.0.1:{srv.port}/ws/tables/{table_id}", open_timeout=10) as ws:
         ws.send(json.dumps(message))
@@ -169,8 +177,9 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(
         )
         assert created.status_code == 201
         table = created.json()
-        tid, seat_tokens = table["id"], tk.tokens(table)
-        tokens += seat_tokens.values()
+        tid, invites = table["id"], tk.invites(table)
+        seat_tokens = {s: claim(first, tid, s, invite) for s, invite in invites.items()}
+        tokens += [*invites.values(), *seat_tokens.values()]
         bots = first.post(
             "/api/tables",
             {
@@ -227,7 +236,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(
             assert zero.state["actor"] == before["actor"]
             assert zero.state["legal"] == before["legal"]
             assert zero.log == log_before
-        # The bots-only table was resumed at start and plays to its end.
+        # The bots-only table comes back when asked for, and plays to its end.
         deadline = time.monotonic() + 20
         while second.get(f"/api/tables/{bots['id']}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the bots-only table did not finish"
@@ -244,3 +253,87 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(
     assert "POST /api/tables" in text
     for token in tokens:
         assert token not in text
+
+
+# -- a stranger's half-sent and oversized requests ---------------------------------------
+
+
+def half_sent(port: int, source: str) -> socket.socket | None:
+    """A connection that starts a request and never finishes its headers (slowloris);
+    None if the server would not even take it."""
+    sock = socket.socket()
+    sock.bind((source, 0))
+    try:
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Wait: ")
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def test_half_sent_requests_block_nobody_and_are_dropped(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    url = f"sqlite:///{tmp_path / 'tavernkeep.db'}"
+    with server(url, logs, "slow", "--header-timeout", "1") as srv:
+        # A thousand half-sent requests from one address (127.0.0.2, loopback too).
+        held = [half_sent(srv.port, "127.0.0.2") for _ in range(1000)]
+        try:
+            # Everybody else is served as usual, while they hang.
+            assert srv.get("/api/games").status_code == 200
+            # The server holds only a few of them; the rest it closed at once.
+            open_ones = [s for s in held if s is not None and still_open(s)]
+            assert len(open_ones) <= 32
+            # And those it drops once their headers are overdue.
+            time.sleep(1.5)
+            assert not any(still_open(s) for s in open_ones)
+            assert srv.get("/api/games").status_code == 200
+        finally:
+            for sock in held:
+                if sock is not None:
+                    sock.close()
+
+
+def still_open(sock: socket.socket) -> bool:
+    """Whether the server has kept the connection: no close and no answer yet."""
+    sock.setblocking(False)
+    try:
+        data = sock.recv(4096)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.setblocking(True)
+    # An answer (a 408) or the end of the stream: the server let go of it.
+    return not (data == b"" or data.startswith(b"HTTP/1.1 408"))
+
+
+def test_a_huge_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    url = f"sqlite:///{tmp_path / 'tavernkeep.db'}"
+    with (
+        server(url, logs, "huge") as srv,
+        socket.create_connection(("127.0.0.1", srv.port)) as sock,
+    ):
+        size = 200 * 1024 * 1024
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+            + f"content-length: {size}\r\n\r\n".encode()
+            + b'{"game": "'
+        )
+        # The answer comes with 200 MiB still unsent: the server never waited for them.
+        sock.settimeout(10)
+        reply = b""
+        while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413"), head
+        message = json.loads(body)["error"]
+        assert "at most" in message and "\n" not in message
+        assert srv.get("/api/tables").json() == []

@@ -16,7 +16,7 @@ SHORT = {"round_limit": 2}
 
 @pytest.fixture
 def client(sqlite_url: str) -> Any:
-    with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, pass_delay=0.05)) as client:
         yield client
 
 
@@ -28,9 +28,15 @@ def table(client: Any, tk: Any) -> dict[str, Any]:
     return data
 
 
+def live_room(client: Any, table_id: str) -> Any:
+    """The table's room, loaded if nobody is at it (tables leave memory when idle)."""
+    tavern = client.app.state.tavern
+    return client.portal.call(tavern.get_room, table_id)
+
+
 def snapshot(client: Any, table_id: str) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """(version, seat 0's view, spectator's view) straight from the live room."""
-    room = client.app.state.tavern.rooms[table_id]
+    room = live_room(client, table_id)
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["actions"] == room.version
     state = room.match.state
@@ -161,7 +167,7 @@ def test_spectators_see_views_and_events_but_cannot_act(
     tid, tokens = table["id"], table["tokens"]
     with tk.join(client, tid) as watcher, tk.join(client, tid, 0, tokens[0]) as zero:
         assert watcher.welcome["seat"] is None
-        watcher.until_state(lambda s: s["seats"][0]["connected"])
+        watcher.until(lambda m: m["type"] == "seats" and m["seats"][0]["connected"])
         watcher.settle()
         zero.settle()
         assert watcher.state["view"]["seat"] is None
@@ -348,7 +354,7 @@ def test_a_double_click_acts_once(client: Any, tk: Any, table: dict[str, Any]) -
         zero.ping()
         twin.ping()
         # Seat 1, a person, or seat 0 again (a rescue) decides next: no bot moved.
-        room = client.app.state.tavern.rooms[tid]
+        room = live_room(client, tid)
         assert room.match.record.actions == [action]
         assert room.version == 1
 
@@ -449,7 +455,7 @@ def test_a_client_that_stops_reading_is_not_queued_for_without_bound(
     from tavernkeep.server.app import MAX_OUTBOX
     from tavernkeep.server.rooms import Connection
 
-    room = client.app.state.tavern.rooms[table["id"]]
+    room = live_room(client, table["id"])
 
     def stall_and_broadcast() -> int:
         # A connection whose sender never drains its outbox: what a socket whose peer

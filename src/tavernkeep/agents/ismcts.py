@@ -216,6 +216,9 @@ class ISMCTSBot:
         self.horizon = horizon
         self.last_iterations = 0
         """Iterations the last searched decision ran (the benchmark reads it)."""
+        self.cap_millis: int | None = None
+        """A server's time limit on any budget: an iteration budget stops there too, since
+        iterations cost what the game makes them cost (server/search.py)."""
 
     def choose(self, info: InfoSet) -> Action:
         actions = info.legal_actions()
@@ -267,15 +270,15 @@ class ISMCTSBot:
         depth = self.depth if self.depth is not None else 1 << 30
         horizon = self.horizon if self.horizon is not None else -1
         limit = self.iterations
-        deadline = (
-            time.perf_counter() + self.millis / 1000.0 if self.millis is not None else None
-        )
+        millis = self.millis
+        if self.cap_millis is not None:
+            millis = self.cap_millis if millis is None else min(millis, self.cap_millis)
+        deadline = time.perf_counter() + millis / 1000.0 if millis is not None else None
         done = 0
         while True:
-            if limit is not None:
-                if done >= limit:
-                    break
-            elif deadline is not None and time.perf_counter() >= deadline:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
             done += 1
             st = info.determinize(rng)

@@ -1,14 +1,17 @@
 """The web app: lobby API, table pages and one WebSocket per browser.
 
 Run it with `tavernkeep serve`. Everything a browser learns about a game comes from
-`Game.view` for its seat and from events filtered for its seat (see PROTOCOL.md); seat
-tokens travel in the URL fragment and the first WebSocket message, never in a logged URL.
+`Game.view` for its seat and from events filtered for its seat (see PROTOCOL.md). An
+invite travels in the URL fragment and is traded, once, for a credential of the browser's
+own (`POST /api/tables/{id}/claim`); the credential travels in request bodies and the
+first WebSocket message, never in a logged URL.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import resource
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -25,8 +28,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavernkeep.agents import BOTS, LOBBY_MCTS
 from tavernkeep.engine.errors import IllegalAction, TavernkeepError
 from tavernkeep.games import all_games, game_names
-from tavernkeep.server.rooms import MAX_OUTBOX, Connection, Room, Tavern, describe_options
+from tavernkeep.server.guards import (
+    MAX_DEPTH,
+    RateLimiter,
+    RequestGuard,
+    guarded_http,
+    json_depth,
+)
+from tavernkeep.server.rooms import (
+    MAX_OUTBOX,
+    Busy,
+    Connection,
+    Limits,
+    Room,
+    SeatTaken,
+    Tavern,
+    describe_options,
+)
 from tavernkeep.server.storage import Storage
+from tavernkeep.server.timing import PassPrior
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -43,21 +63,42 @@ class CreateTable(BaseModel):
 
     game: str = Field(max_length=64)
     seats: list[str] = Field(min_length=1, max_length=8)
-    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    options: dict[str, bool | int | str | list[str]] = Field(default_factory=dict, max_length=32)
     seed: int | None = None
     pack: str | None = Field(default=None, max_length=64)
+    device: list[int] = Field(default_factory=list, max_length=8)
+    """Seats played on the creator's device (hot seat): their credentials come back at
+    once, and every seat is shown which they are."""
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: int
+    invite: str = Field(max_length=100)
 
 
 def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float = 0.8) -> FastAPI:
-    tavern = Tavern(Storage(database_url), bot_delay)
+def create_app(
+    database_url: str = "sqlite:///tavernkeep.db",
+    bot_delay: float = 0.8,
+    limits: Limits | None = None,
+    pass_delay: float = 2.0,
+) -> FastAPI:
+    """The app over one database. `bot_delay` is the pause before a bot's move and
+    `pass_delay` the median pause before a pass for a person with nothing to play
+    (rooms.py, timing.py); `limits` bounds what one table or stranger may spend."""
+    limits = limits or Limits()
+    tavern = Tavern(Storage(database_url), bot_delay, limits, PassPrior.around(pass_delay))
+    creations = RateLimiter(limits.tables_per_minute, limits.table_burst)
+    sockets: dict[str, int] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await tavern.resume_open_tables()
+        # Nothing is replayed here: a table comes back when someone asks for it.
         yield
         await tavern.close()
 
@@ -67,6 +108,10 @@ def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float =
 
     @app.exception_handler(TavernkeepError)
     async def tavernkeep_error(_: Request, exc: TavernkeepError) -> JSONResponse:
+        if isinstance(exc, SeatTaken):
+            return error(str(exc), 409)
+        if isinstance(exc, Busy):
+            return error(str(exc), 503)
         return error(str(exc))
 
     @app.exception_handler(RequestValidationError)
@@ -109,44 +154,64 @@ def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float =
         return out
 
     @app.post("/api/tables", status_code=201, response_model=None)
-    async def create_table(body: CreateTable) -> dict[str, Any] | JSONResponse:
+    async def create_table(request: Request, body: CreateTable) -> dict[str, Any] | JSONResponse:
+        client = request.client.host if request.client else ""
+        if not creations.allow(client):
+            wait = max(1, round(creations.wait(client)))
+            return error(f"too many new tables from one address: try again in {wait} s", 429)
         if body.game not in game_names():
             return error(f"unknown game '{body.game}'")
-        room, tokens = await tavern.create_table(
-            body.game, body.seats, body.options, body.seed, body.pack
+        room, handed = await tavern.create_table(
+            body.game, body.seats, body.options, body.seed, body.pack, body.device
         )
         seats = []
         for seat, spec in enumerate(room.seats):
             entry: dict[str, Any] = {"seat": seat, "agent": spec}
-            if tokens[seat]:
-                entry["invite"] = f"/table/{room.id}#seat={seat}&token={tokens[seat]}"
+            secret = handed[seat]
+            if secret is not None and room.keys[seat].device:
+                entry["device"] = True
+                entry["token"] = secret
+            elif secret is not None:
+                entry["invite"] = f"/table/{room.id}#seat={seat}&invite={secret}"
             seats.append(entry)
+        # No seed: it rebuilds every hidden card, so it is in the record once the game is
+        # over and nowhere before.
         return {
             "id": room.id,
             "game": room.game.name,
-            "seed": room.match.record.seed,
+            "deal": room.deal,
             "spectate": f"/table/{room.id}",
             "seats": seats,
         }
 
+    @app.post("/api/tables/{table_id}/claim", response_model=None)
+    async def claim_seat(table_id: str, body: Claim) -> dict[str, Any] | JSONResponse:
+        room = await tavern.get_room(table_id)
+        if room is None:
+            return error("no such table", 404)
+        token = await tavern.claim(room, body.seat, body.invite)
+        tavern.forget_if_idle(room)
+        return {"seat": body.seat, "token": token}
+
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        rooms = [r for r in tavern.rooms.values() if r.actor is not None]
-        rooms.sort(key=lambda r: r.created_at, reverse=True)
-        return [r.summary() for r in rooms[:100]]
+        return await tavern.open_tables(100)
 
     @app.get("/api/tables/{table_id}", response_model=None)
     async def table_summary(table_id: str) -> dict[str, Any] | JSONResponse:
         room = await tavern.get_room(table_id)
         if room is None:
             return error("no such table", 404)
-        return room.summary()
+        summary = room.summary()
+        tavern.forget_if_idle(room)
+        return summary
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def table_record(table_id: str) -> Response:
         room = await tavern.get_room(table_id)
         if room is None:
             return error("no such table", 404)
+        tavern.forget_if_idle(room)
         if room.actor is not None:
             # The record holds the seed, and the seed reveals every hidden card.
             return error("the record is available once the game is over", 409)
@@ -159,18 +224,52 @@ def create_app(database_url: str = "sqlite:///tavernkeep.db", bot_delay: float =
 
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        try:
-            room = await tavern.get_room(table_id)
-            if room is None:
-                raise IllegalAction("no such table")
-        except TavernkeepError as exc:
-            await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
-            await websocket.close(code=1008)
+        client = websocket.client.host if websocket.client else ""
+        if sockets.get(client, 0) >= limits.sockets_per_client:
+            # Refused before a room is loaded or a byte is read.
+            await websocket.close(code=1013)
             return
-        await serve_connection(websocket, room, tavern)
+        sockets[client] = sockets.get(client, 0) + 1
+        try:
+            await websocket.accept()
+            try:
+                room = await tavern.get_room(table_id)
+                if room is None:
+                    raise IllegalAction("no such table")
+            except TavernkeepError as exc:
+                await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
+                await websocket.close(code=1008)
+                return
+            await serve_connection(websocket, room, tavern)
+        finally:
+            left = sockets.get(client, 1) - 1
+            if left > 0:
+                sockets[client] = left
+            else:
+                sockets.pop(client, None)
 
+    app.add_middleware(RequestGuard)
     return app
+
+
+def run(app: FastAPI, host: str, port: int, header_timeout: float) -> None:
+    """Serve `app` until stopped, with the HTTP protocol that bounds half-sent requests."""
+    import uvicorn
+
+    # Every connection is a file: take all the operating system allows this process
+    # (the soft limit is often 1,024, which a thousand idle sockets would use up).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=guarded_http(header_timeout),
+        ws_max_size=65536,
+        log_level="info",
+    )
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
@@ -201,6 +300,8 @@ async def _receive(websocket: WebSocket) -> str | None:
 def _parse(text: str | None) -> dict[str, Any]:
     if text is None:
         raise IllegalAction(f"messages must be JSON text of at most {MAX_MESSAGE} bytes")
+    if json_depth(text) > MAX_DEPTH:
+        raise IllegalAction(f"messages must be JSON nested at most {MAX_DEPTH} levels deep")
     try:
         message = json.loads(text)
     except json.JSONDecodeError:
@@ -225,7 +326,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                 raise IllegalAction("the first message must be a join")
             seat = None
             if "token" in hello or "seat" in hello:
-                seat = room.check_token(hello.get("seat"), hello.get("token"))
+                seat = await tavern.authenticate(room, hello.get("seat"), hello.get("token"))
         except IllegalAction as exc:
             await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
             await websocket.close(code=1008)
@@ -234,7 +335,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, conn))
         room.connections.add(conn)
         conn.outbox.put_nowait(json.dumps(room.welcome_message(seat)))
-        room.broadcast(None)
+        conn.outbox.put_nowait(json.dumps(room.state_message(seat)))
+        if seat is not None:
+            # A spectator coming or going changes nothing anyone is shown.
+            room.broadcast_seats(skip=conn)
         while True:
             text = await _receive(websocket)
             now = time.monotonic()
@@ -269,7 +373,8 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
     finally:
         if conn is not None:
             room.connections.discard(conn)
-            room.broadcast(None)
+            if conn.seat is not None and all(c.seat != conn.seat for c in room.connections):
+                room.broadcast_seats()
             tavern.forget_if_idle(room)
         if sender is not None:
             if conn is not None and not sender.done():

@@ -4,6 +4,11 @@ Every change to a table goes through `Tavern.act`, under the table's lock: check
 action, commit it to storage, apply it, then tell every connection what its seat may
 see. Committing before applying means an action nobody has heard of can be lost only
 if the commit itself failed, and then the table is unchanged too.
+
+Storage is the truth; memory holds only the tables someone is at. A table is loaded when
+someone asks for it (a join, a claim, the lobby's link) and leaves memory again when
+nobody is connected and its bots have nothing to do, so a thousand abandoned tables cost
+rows, not replays and megabytes.
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
-from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.match import Agent, Match
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
-from tavernkeep.server.storage import Storage
+from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
+from tavernkeep.server.storage import Listing, SeatKey, Storage
+from tavernkeep.server.timing import PassPrior, PassTiming
 
 T = TypeVar("T")
 log = logging.getLogger("tavernkeep.server")
@@ -39,13 +46,40 @@ MAX_OUTBOX = 1000
 """Messages queued for a client that does not read; beyond this it is dropped."""
 
 
-def new_token() -> str:
-    """A seat token: 128 random bits, URL-safe."""
+class SeatTaken(IllegalAction):
+    """An invite whose seat another browser has claimed: its holder may watch."""
+
+
+class Busy(TavernkeepError):
+    """The server is at a limit it keeps (tables open, tables a minute): try later."""
+
+
+def new_secret() -> str:
+    """An invite or a credential: 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def seat_name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the server lets any one table or stranger spend (see `tavernkeep serve`)."""
+
+    search: SearchLimits = field(default_factory=SearchLimits)
+    search_workers: int = field(default_factory=default_workers)
+    tables_per_minute: float = 10.0
+    """New tables one address may open a minute, after a first `table_burst`."""
+    table_burst: int = 10
+    open_tables: int = 1000
+    """Unfinished tables the server keeps at once; a new one waits for one to end."""
+    sockets_per_client: int = 64
+    """WebSockets one address may hold open: a table's tabs, a family's devices."""
 
 
 class RemoteSeat:
@@ -53,7 +87,7 @@ class RemoteSeat:
 
     name = "human"
 
-    def choose(self, info: InfoSet) -> Action:
+    def choose(self, info: Any) -> Action:
         raise IllegalAction("a person decides for this seat")
 
 
@@ -66,25 +100,45 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
+def variant_options(game: Game[Any, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The options a table was opened with that differ from the game's defaults: the
+    rules every seat plays by, so every seat is shown them."""
+    out = {}
+    for name, info in game.config_model.model_fields.items():
+        if name == "players" or name not in config:
+            continue
+        if config[name] != info.get_default(call_default_factory=True):
+            out[name] = config[name]
+    return out
+
+
 class Room:
     def __init__(
         self,
         table_id: str,
         match: Match,
         log: list[Event],
-        token_hashes: list[str | None],
+        keys: list[SeatKey],
         created_at: float,
+        deal: str,
+        pass_prior: PassPrior,
     ) -> None:
         self.id = table_id
         self.match = match
         self.game: Game[Any, Any] = match.game
         self.seats: list[str] = list(match.record.seats)
         self.log = log
-        self.token_hashes = token_hashes
+        self.keys = keys
         self.created_at = created_at
+        self.deal = deal
+        self.options = variant_options(self.game, match.record.config)
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        self.timing = PassTiming(pass_prior)
+        self.asked_at = time.monotonic()
+        """When the decision now open was put to its seat: a voluntary pass is timed
+        from here (see timing.py)."""
 
     @property
     def version(self) -> int:
@@ -100,56 +154,70 @@ class Room:
         game, state = self.match.game, self.match.state
         return game.actor(state) is not None and game.legal_actions(state) == [PASS]
 
-    def check_token(self, seat: object, token: object) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise IllegalAction("no such seat at this table")
-        expected = self.token_hashes[seat]
-        if expected is None or not isinstance(token, str) or len(token) > 100:
-            raise IllegalAction("that seat token is not valid for this table")
-        if not hmac.compare_digest(expected, token_hash(token)):
-            raise IllegalAction("that seat token is not valid for this table")
-        return seat
+    def seats_summary(self) -> list[dict[str, Any]]:
+        connected = {c.seat for c in self.connections if c.seat is not None}
+        out = []
+        for seat, spec in enumerate(self.seats):
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "agent": spec,
+                "connected": spec != "human" or seat in connected,
+            }
+            if spec == "human":
+                key = self.keys[seat]
+                entry["device"] = key.device
+                entry["claimed"] = key.claimed
+            out.append(entry)
+        return out
 
     def summary(self) -> dict[str, Any]:
-        connected = {c.seat for c in self.connections if c.seat is not None}
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "status": "finished" if self.actor is None else "playing",
-            "seats": [
-                {"seat": s, "agent": spec, "connected": spec != "human" or s in connected}
-                for s, spec in enumerate(self.seats)
-            ],
+            "seats": self.seats_summary(),
             "actions": self.version,
             "created_at": self.created_at,
+            "deal": self.deal,
+            "options": self.options,
         }
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
         game, state = self.game, self.match.state
         actor = game.actor(state)
         legal = []
-        # A lone pass is answered by the server (see `lone_pass`): offering it as a button
-        # would only race that answer.
-        if seat is not None and seat == actor and not self.lone_pass():
-            legal = [
-                {
-                    "action": a.text,
-                    "label": game.label(state, a),
-                    "odds": game.odds(state, a),
-                }
-                for a in game.legal_actions(state)
-            ]
+        passing = False
+        if seat is not None and seat == actor:
+            if self.lone_pass():
+                # Answered by the server after a person-like pause (see timing.py): a
+                # button would only race that answer. Said to this seat alone.
+                passing = True
+            else:
+                legal = [
+                    {
+                        "action": a.text,
+                        "label": game.label(state, a),
+                        "odds": game.odds(state, a),
+                    }
+                    for a in game.legal_actions(state)
+                ]
         result = game.result(state)
-        return {
+        message = {
             "type": "state",
             "version": self.version,
             "view": game.view(state, seat),
             "actor": actor,
             "legal": legal,
             "result": result.to_json() if result else None,
-            "seats": self.summary()["seats"],
+            # The game's own heading for its ending, for this reader ("You win!", Rage's
+            # "You survived, without enough food"): every front-end says the same.
+            "headline": game.headline(result, seat) if result else None,
+            "seats": self.seats_summary(),
         }
+        if passing:
+            message["passing"] = True
+        return message
 
     def visible(self, events: list[Event], seat: int | None) -> list[dict[str, Any]]:
         out = []
@@ -188,6 +256,18 @@ class Room:
             for message in cache[conn.seat]:
                 conn.outbox.put_nowait(message)
 
+    def broadcast_seats(self, skip: Connection | None = None) -> None:
+        """Tell every connection (but `skip`) who is at the table now: a few hundred
+        bytes, where a whole state to every connection for every join cost thousands."""
+        message = json.dumps({"type": "seats", "seats": self.seats_summary()})
+        for conn in list(self.connections):
+            if conn is skip:
+                continue
+            if conn.outbox.qsize() > MAX_OUTBOX:
+                self.drop(conn)
+                continue
+            conn.outbox.put_nowait(message)
+
     def drop(self, conn: Connection) -> None:
         """Forget a connection and tell its sender to close the socket."""
         self.connections.discard(conn)
@@ -199,15 +279,25 @@ class Room:
 class Tavern:
     """All live tables of one server, over one storage."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.8,
+        limits: Limits | None = None,
+        pass_prior: PassPrior | None = None,
+    ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        self.pass_prior = pass_prior or PassPrior()
         self.rooms: dict[str, Room] = {}
+        self.searches = SearchPool(self.limits.search_workers, self.limits.search)
         # One writer thread: storage calls run in order and never block the event loop.
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage")
         # One lock for loading rooms: loads are rare, and a lock per asked-for id would
         # let anyone grow the server's memory by asking for made-up tables.
         self._loading = asyncio.Lock()
+        self._digests: dict[tuple[str, str], str] = {}
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
@@ -223,30 +313,82 @@ class Tavern:
         options: dict[str, Any],
         seed: int | None,
         pack: str | None,
+        device: list[int] | None = None,
     ) -> tuple[Room, list[str | None]]:
+        """Open a table. Returns it and, a seat, the secret its creator is handed: an
+        invite for a person elsewhere, a credential for a seat on the creator's device,
+        None for a bot."""
         game = get_game(game_name)
         for spec in seats:
             check_seat(spec, game)
+            self.limits.search.check(spec, game)
         if pack is not None and ("/" in pack or "\\" in pack or pack.endswith(".toml")):
             raise ConfigError("only the built-in packs can be used on the server")
         if "players" in options:
             raise ConfigError("the player count comes from the seats")
+        people = [s for s, spec in enumerate(seats) if spec == "human"]
+        here = sorted(set(device or []))
+        for seat in here:
+            if seat not in people:
+                raise ConfigError(
+                    f"device: {seat_name(seat) if 0 <= seat < len(seats) else f'seat {seat}'}"
+                    " is not a person's seat"
+                )
+        if here and game.kind == "competitive" and here != people:
+            # One device holding some hands of a competitive table and not others would
+            # let its holder read two hands against the rest: pass and play is the
+            # whole table at one device, or none of it.
+            raise ConfigError(
+                "device: in a competitive game every person's seat is on this device "
+                "(pass and play) or none is"
+            )
         if seed is None:
-            seed = random_seed()
+            seed, deal = random_seed(), "secret"
         elif not 0 <= seed <= MAX_SEED:
             raise ConfigError(f"seed must be between 0 and {MAX_SEED}")
-        match = Match.start(
-            game, self.agents_for(game, seats), seed, options, pack, seats=seats
-        )
-        tokens = [new_token() if spec == "human" else None for spec in seats]
-        hashes = [token_hash(t) if t else None for t in tokens]
+        else:
+            deal = "chosen"
+        open_now = await self.db(self.storage.count_open)
+        if open_now >= self.limits.open_tables:
+            raise Busy(
+                f"the server has {self.limits.open_tables:,} tables open, as many as it "
+                "keeps: try again when one has finished"
+            )
+        match = Match.start(game, self.agents_for(game, seats), seed, options, pack, seats=seats)
+        # The pack as it is now, for the lobby's check of which tables still replay.
+        self._digests[(game.name, match.pack.name)] = match.pack.digest
+        handed: list[str | None] = []
+        keys: list[SeatKey] = []
+        for seat, spec in enumerate(seats):
+            if spec != "human":
+                handed.append(None)
+                keys.append(SeatKey())
+                continue
+            secret = new_secret()
+            handed.append(secret)
+            if seat in here:
+                keys.append(SeatKey(None, secret_hash(secret), device=True))
+            else:
+                keys.append(SeatKey(secret_hash(secret)))
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
-        await self.db(self.storage.create, table_id, match.record, hashes, created_at)
-        room = Room(table_id, match, list(match.opening), hashes, created_at)
+        await self.db(self.storage.create, table_id, match.record, keys, created_at, deal)
+        room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
         self.rooms[table_id] = room
         self.schedule_bots(room)
-        return room, tokens
+        self.forget_if_idle(room)
+        return room, handed
+
+    def _room(
+        self,
+        table_id: str,
+        match: Match,
+        events: list[Event],
+        keys: list[SeatKey],
+        created_at: float,
+        deal: str,
+    ) -> Room:
+        return Room(table_id, match, events, keys, created_at, deal, self.pass_prior)
 
     async def get_room(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
@@ -258,11 +400,19 @@ class Tavern:
                 stored = await self.db(self.storage.load, table_id)
                 if stored is None:
                     return None
-                game = get_game(stored.record.game)
-                match, log = Match.from_record(
-                    game, stored.record, self.agents_for(game, stored.record.seats)
+                try:
+                    game = get_game(stored.record.game)
+                    match, events = Match.from_record(
+                        game, stored.record, self.agents_for(game, stored.record.seats)
+                    )
+                except TavernkeepError as exc:
+                    # Its pack was changed under it, say: reported, and left in storage as
+                    # it is; the asker is told in one line.
+                    log.warning("table %s cannot be resumed: %s", table_id, exc)
+                    raise
+                room = self._room(
+                    table_id, match, events, stored.keys, stored.created_at, stored.deal
                 )
-                room = Room(table_id, match, log, stored.token_hashes, stored.created_at)
                 if stored.status == "playing" and room.actor is None:
                     # Killed between the last action's commit and marking the end.
                     await self.finish(room)
@@ -270,20 +420,105 @@ class Tavern:
                 self.schedule_bots(room)
         return room
 
-    async def resume_open_tables(self) -> None:
-        """After a restart, bring every unfinished table back, so its bots play on.
-
-        A table that no longer replays (its pack was changed under it) is reported and
-        left as it is in storage; it must not keep every other table from resuming."""
-        for table_id in await self.db(self.storage.open_table_ids):
+    async def open_tables(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The lobby's list, newest first, from storage: a table need not be replayed to
+        be listed. Presence comes from the tables in memory (nobody is at the others)."""
+        listed: list[Listing] = await self.db(self.storage.open_tables, limit)
+        out = []
+        for entry in listed:
             try:
-                await self.get_room(table_id)
-            except TavernkeepError as exc:
-                log.warning("table %s cannot be resumed: %s", table_id, exc)
+                game = get_game(entry.game)
+                digest = self.pack_digest(game, entry.pack)
+            except TavernkeepError:
+                continue
+            if entry.pack_digest and digest != entry.pack_digest:
+                # Its pack was changed since: the table cannot be resumed, so it is not
+                # offered (opening it says why).
+                continue
+            room = self.rooms.get(entry.id)
+            if room is not None and room.actor is None:
+                continue
+            connected = {c.seat for c in room.connections if c.seat is not None} if room else set()
+            seats = []
+            for seat, spec in enumerate(entry.seats):
+                item: dict[str, Any] = {"seat": seat, "agent": spec}
+                item["connected"] = spec != "human" or seat in connected
+                if spec == "human":
+                    item["device"] = entry.devices[seat]
+                seats.append(item)
+            out.append(
+                {
+                    "id": entry.id,
+                    "game": entry.game,
+                    "title": game.title,
+                    "status": "playing",
+                    "seats": seats,
+                    "actions": room.version if room is not None else entry.actions,
+                    "created_at": entry.created_at,
+                }
+            )
+        return out
 
-    async def act(
-        self, room: Room, seat: int, text: str, version: object | None
-    ) -> None:
+    def pack_digest(self, game: Game[Any, Any], pack: str) -> str:
+        """A built-in pack's digest, loaded once (a pack takes milliseconds to validate,
+        and the lobby's list is asked for every few seconds)."""
+        key = (game.name, pack)
+        if key not in self._digests:
+            self._digests[key] = game.load_pack(pack).digest
+        return self._digests[key]
+
+    async def claim(self, room: Room, seat: object, invite: object) -> str:
+        """Trade a seat's invite for a credential of this browser's own: the invite acts
+        for nobody, and a second claim of it is refused (SeatTaken)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+            raise IllegalAction("no such seat at this table")
+        if not isinstance(invite, str) or not invite or len(invite) > 100:
+            raise IllegalAction("that invite is not valid for this table")
+        async with room.lock:
+            key = await self.db(self.storage.seat_key, room.id, seat)
+            if key is None or key.invite_hash is None:
+                raise IllegalAction("that invite is not valid for this table")
+            if not hmac.compare_digest(key.invite_hash, secret_hash(invite)):
+                raise IllegalAction("that invite is not valid for this table")
+            if key.claimed:
+                raise SeatTaken(
+                    f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
+                )
+            credential = new_secret()
+            won = await self.db(
+                self.storage.claim, room.id, seat, key.invite_hash, secret_hash(credential)
+            )
+            if not won:
+                raise SeatTaken(
+                    f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
+                )
+            for live in {room, self.rooms.get(room.id)}:
+                if live is not None:
+                    live.keys[seat] = SeatKey(key.invite_hash, secret_hash(credential))
+        room.broadcast_seats()
+        return credential
+
+    async def authenticate(self, room: Room, seat: object, token: object) -> int:
+        """The seat a credential acts for, checked against storage; IllegalAction if it
+        acts for none. An invite is not a credential: it must be claimed first."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+            raise IllegalAction("no such seat at this table")
+        if not isinstance(token, str) or not token or len(token) > 100:
+            raise IllegalAction("that seat token is not valid for this table")
+        key = await self.db(self.storage.seat_key, room.id, seat)
+        if key is None or key.credential_hash is None:
+            if (
+                key is not None
+                and key.invite_hash is not None
+                and hmac.compare_digest(key.invite_hash, secret_hash(token))
+            ):
+                raise IllegalAction("that is an invite: claim the seat with it first")
+            raise IllegalAction("that seat token is not valid for this table")
+        if not hmac.compare_digest(key.credential_hash, secret_hash(token)):
+            raise IllegalAction("that seat token is not valid for this table")
+        return seat
+
+    async def act(self, room: Room, seat: int, text: str, version: object | None) -> None:
         """Apply a seat's action: checked, committed, applied, broadcast; else IllegalAction."""
         async with room.lock:
             if version is not None and version != room.version:
@@ -294,18 +529,34 @@ class Tavern:
                 raise IllegalAction(
                     "the game is over" if actor is None else "it is not your decision"
                 )
+            legal = room.game.legal_actions(room.match.state)
             room.game.check_legal(room.match.state, action)
+            if action == PASS and len(legal) > 1:
+                # A pass the person chose where they could have played: how long such
+                # passes take is what a pass for them with nothing to play imitates.
+                room.timing.observe(seat, time.monotonic() - room.asked_at)
             await self._commit_and_apply(room, seat, action)
         self.schedule_bots(room)
 
     async def _commit_and_apply(self, room: Room, seat: int, action: Action) -> None:
-        await self.db(self.storage.append_action, room.id, room.version, action.text)
+        # Tried on a copy first, so that the action that ends the game is committed with
+        # its result (storage.append_action): a server killed between the two cannot
+        # leave a table over in its actions and open in the lobby's list.
+        game = room.game
+        trial = game.clone(room.match.state)
+        game.apply(trial, action, False)
+        ended = game.result(trial) if game.actor(trial) is None else None
+        await self.db(
+            self.storage.append_action,
+            room.id,
+            room.version,
+            action.text,
+            ended.to_json() if ended is not None else None,
+        )
         events = room.match.play(seat, action)
         room.log.extend(events)
-        if room.actor is None:
-            await self.finish(room)
+        room.asked_at = time.monotonic()
         room.broadcast(events)
-        self.forget_if_idle(room)
 
     async def finish(self, room: Room) -> None:
         result = room.game.result(room.match.state)
@@ -313,9 +564,11 @@ class Tavern:
             await self.db(self.storage.finish, room.id, result.to_json())
 
     def forget_if_idle(self, room: Room) -> None:
-        """A finished table nobody is looking at leaves memory; storage keeps it, and
-        `get_room` brings it back if someone asks. A long-running server stays small."""
-        if room.actor is None and not room.connections:
+        """A table nobody is at and whose bots have nothing to do leaves memory; storage
+        keeps it, and `get_room` brings it back when someone asks. A long-running server
+        holds only the tables in play."""
+        busy = room.bot_task is not None and not room.bot_task.done()
+        if not room.connections and not busy and self.rooms.get(room.id) is room:
             self.rooms.pop(room.id, None)
 
     def schedule_bots(self, room: Room) -> None:
@@ -327,46 +580,67 @@ class Tavern:
 
     async def _bots_play(self, room: Room) -> None:
         try:
-            while True:
-                await asyncio.sleep(self.bot_delay)
-                async with room.lock:
-                    actor = room.actor
-                    if actor is None:
-                        return
-                    if room.seats[actor] == "human":
-                        if not room.lone_pass():
-                            return
-                        # Answered for the person, after the same pause as a bot's, so
-                        # the table cannot tell a seat with nothing to play.
-                        await self._commit_and_apply(room, actor, PASS)
-                        continue
-                    # A bot's stream is derived from the table's history, not carried in
-                    # memory, so a restarted server's bots choose as they would have.
-                    match = room.match
-                    match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, room.version))
-                    agent = match.agents[actor]
-                    if isinstance(agent, ISMCTSBot):
-                        # A search thinks for its whole budget: on a thread, over a copy
-                        # of the state, so other tables play on meanwhile. The lock stays
-                        # held, so nothing moves at this table until it has chosen.
-                        copy = room.game.clone(match.state)
-                        info = InfoSet(room.game, copy, actor, match.rngs[actor])
-                        seat, action = actor, await asyncio.to_thread(agent.choose, info)
-                    else:
-                        seat, action = match.ask()
-                    await self._commit_and_apply(room, seat, action)
+            await self._play_bots(room)
         except asyncio.CancelledError:
             raise
         except Exception:
             # A bot or storage failure must not pass silently: the table stops here and
             # the next connection or restart resumes it from what was committed.
             log.exception("table %s: bots stopped", room.id)
-            self.rooms.pop(room.id, None)
+            if self.rooms.get(room.id) is room:
+                self.rooms.pop(room.id, None)
+            return
+        # The task is done once this returns: an idle table may leave memory then.
+        asyncio.get_running_loop().call_soon(self.forget_if_idle, room)
+
+    async def _play_bots(self, room: Room) -> None:
+        while True:
+            actor = room.actor
+            if actor is None:
+                return
+            if room.seats[actor] == "human":
+                if not room.lone_pass():
+                    return
+                # Nothing to play: passed for, after a pause drawn like this person's own
+                # passes (timing.py), so the table cannot tell a seat with nothing.
+                await asyncio.sleep(room.timing.delay(actor))
+            else:
+                await asyncio.sleep(self.bot_delay)
+            async with room.lock:
+                actor = room.actor
+                if actor is None:
+                    return
+                if room.seats[actor] == "human":
+                    if not room.lone_pass():
+                        return
+                    await self._commit_and_apply(room, actor, PASS)
+                    continue
+                # A bot's stream is derived from the table's history, not carried in
+                # memory, so a restarted server's bots choose as they would have.
+                match = room.match
+                version = room.version
+                match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, version))
+                agent = match.agents[actor]
+                if not isinstance(agent, ISMCTSBot):
+                    seat, action = match.ask()
+                    await self._commit_and_apply(room, seat, action)
+                    continue
+                copy = room.game.clone(match.state)
+                rng = match.rngs[actor]
+            # A search thinks in the pool, over a copy, with the lock free: the table's
+            # spectators join and its people reconnect meanwhile.
+            action = await self.searches.choose(room.game, room.seats[actor], copy, actor, rng)
+            async with room.lock:
+                if room.version != version or room.actor != actor:
+                    continue
+                room.game.check_legal(room.match.state, action)
+                await self._commit_and_apply(room, actor, action)
 
     async def close(self) -> None:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        self.searches.close()
         self.writer.shutdown(wait=True)
         self.storage.close()
 
@@ -391,10 +665,14 @@ def describe_options(game: Game[Any, Any]) -> list[dict[str, Any]]:
         elif choices and all(isinstance(c, str) for c in choices):
             entry["type"] = "choice"
             entry["choices"] = list(choices)
+        elif getattr(annotation, "__origin__", None) is list and len(choices) == 1:
+            # A list of choices (Crits & Tricks' suits): the form offers a box each.
+            entry["type"] = "choices"
+            entry["choices"] = list(getattr(choices[0], "__args__", ()))
         else:
             entry["type"] = "str"
         out.append(entry)
     return out
 
 
-__all__ = ["Connection", "Room", "SeatError", "Tavern", "describe_options"]
+__all__ = ["Busy", "Connection", "Limits", "Room", "SeatError", "SeatTaken", "Tavern"]

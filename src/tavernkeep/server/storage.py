@@ -2,9 +2,17 @@
 
 A table is its record: (game, pack, config, seed, seats) in `tables`, and each action a
 row of `actions`, committed before anyone is told of it. A server killed at any moment
-restarts by replaying each open table's actions. The same code serves SQLite (the
-default, a file beside the server) and PostgreSQL (`postgresql://...`) through
-SQLAlchemy Core. Seat tokens are stored only as SHA-256 hashes.
+brings a table back, when someone asks for it, by replaying its actions. The same code
+serves SQLite (the default, a file beside the server) and PostgreSQL
+(`postgresql://...`) through SQLAlchemy Core.
+
+A person's seat has two secrets, both stored only as SHA-256 hashes in `seat_keys`: the
+invite, good for one claim, and the credential the claim hands to one browser (see
+PROTOCOL.md, "Seats and who may act"). A claim is one conditional UPDATE, so two browsers
+racing for one invite (on one server or several) cannot both win it.
+
+The schema's version is kept in `meta`; an older database is brought up to date when it
+is opened (`SCHEMA`, `_migrate`), in one transaction, so nothing is half-migrated.
 """
 
 from __future__ import annotations
@@ -17,7 +25,9 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -28,15 +38,18 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
     make_url,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from tavernkeep.engine.errors import ConfigError
-from tavernkeep.engine.records import GameRecord
+from tavernkeep.engine.records import GameRecord, upgrade_actions
 
 metadata = MetaData()
 
@@ -55,6 +68,10 @@ tables = Table(
     Column("result", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # Who may know the seed before the end: "secret" (nobody), "chosen" (the creator
+    # typed it in) or "known" (a table opened before seeds were kept secret, when the
+    # creator was shown it). Every seat is shown which (PROTOCOL.md).
+    Column("deal", String(16), nullable=False, server_default="secret"),
 )
 
 actions = Table(
@@ -65,14 +82,67 @@ actions = Table(
     Column("action", String(200), nullable=False),
 )
 
+seat_keys = Table(
+    "seat_keys",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("invite_hash", String(64), nullable=True),
+    Column("credential_hash", String(64), nullable=True),
+    Column("device", Boolean, nullable=False, default=False),
+)
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+SCHEMA = 2
+"""1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
+2: invites claimed for credentials (`seat_keys`), and `tables.deal`."""
+
+
+@dataclass
+class SeatKey:
+    """A seat's secrets as stored: hashes only. A bot seat has neither."""
+
+    invite_hash: str | None = None
+    """The hash of the seat's invite (None for a bot, or a seat on the creator's device).
+    Kept once claimed, so that the invite's second user can be told it was claimed."""
+    credential_hash: str | None = None
+    """The hash of the credential a claim handed out; None until the seat is claimed."""
+    device: bool = False
+    """Played on the creator's device (hot seat): its credential went to the creator."""
+
+    @property
+    def claimed(self) -> bool:
+        return self.credential_hash is not None
+
+
+@dataclass
+class Listing:
+    """One open table, as the lobby lists it, without replaying it."""
+
+    id: str
+    game: str
+    pack: str
+    pack_digest: str
+    seats: list[str]
+    devices: list[bool]
+    actions: int
+    created_at: float
+
 
 @dataclass
 class StoredTable:
     id: str
     record: GameRecord
-    token_hashes: list[str | None]
+    keys: list[SeatKey]
     status: str
     created_at: float
+    deal: str = "secret"
 
 
 def safe_url(url: str) -> str:
@@ -120,7 +190,7 @@ class Storage:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            metadata.create_all(self.engine)
+            prepare_schema(self.engine)
         except SQLAlchemyError as exc:
             # The driver's own first line names the problem ("unable to open database
             # file", "Connection refused"); a password is masked should it appear there.
@@ -144,8 +214,9 @@ class Storage:
         self,
         table_id: str,
         record: GameRecord,
-        token_hashes: list[str | None],
+        keys: list[SeatKey],
         created_at: float,
+        deal: str = "secret",
     ) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -157,19 +228,71 @@ class Storage:
                     config=json.dumps(record.config),
                     seed=record.seed,
                     seats=json.dumps(record.seats),
-                    token_hashes=json.dumps(token_hashes),
+                    # Schema 1's column, kept so an older server never misreads a new
+                    # table; every seat's secrets are in seat_keys now.
+                    token_hashes="[]",
                     status="playing",
                     result=None,
                     created_at=created_at,
                     updated_at=created_at,
+                    deal=deal,
                 )
             )
+            rows = [
+                {
+                    "table_id": table_id,
+                    "seat": seat,
+                    "invite_hash": key.invite_hash,
+                    "credential_hash": key.credential_hash,
+                    "device": key.device,
+                }
+                for seat, key in enumerate(keys)
+            ]
+            if rows:
+                conn.execute(insert(seat_keys), rows)
 
-    def append_action(self, table_id: str, index: int, action: str) -> None:
-        """Commit action number `index` (0-based). The primary key refuses a second action
-        with the same index, so two writers can never fork a table."""
+    def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
+        """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
+        it yet. False when another claim got there first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seat_keys)
+                .where(
+                    seat_keys.c.table_id == table_id,
+                    seat_keys.c.seat == seat,
+                    seat_keys.c.invite_hash == invite_hash,
+                    seat_keys.c.credential_hash.is_(None),
+                )
+                .values(credential_hash=credential_hash)
+            )
+            return bool(done.rowcount == 1)
+
+    def seat_key(self, table_id: str, seat: int) -> SeatKey | None:
+        """The seat's hashes as committed: every join is checked against these, so a claim
+        made anywhere counts at once."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(seat_keys).where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+            ).first()
+        if row is None:
+            return None
+        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device))
+
+    def append_action(
+        self, table_id: str, index: int, action: str, result: dict[str, Any] | None = None
+    ) -> None:
+        """Commit action number `index` (0-based), and with the last one the result, in
+        the same transaction: no table is ever over in its actions and open in its row.
+        The primary key refuses a second action with the same index, so two writers can
+        never fork a table."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions).values(table_id=table_id, idx=index, action=action))
+            if result is not None:
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id == table_id)
+                    .values(status="finished", result=json.dumps(result), updated_at=time.time())
+                )
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
@@ -199,23 +322,146 @@ class Storage:
                 actions=list(texts),
                 result=json.loads(row.result) if row.result else None,
             )
+            keys = [SeatKey() for _ in record.seats]
+            for key in conn.execute(select(seat_keys).where(seat_keys.c.table_id == table_id)):
+                if 0 <= key.seat < len(keys):
+                    keys[key.seat] = SeatKey(key.invite_hash, key.credential_hash, bool(key.device))
         return StoredTable(
             id=row.id,
             record=record,
-            token_hashes=json.loads(row.token_hashes),
+            keys=keys,
             status=row.status,
             created_at=row.created_at,
+            deal=row.deal,
         )
 
-    def open_table_ids(self) -> list[str]:
-        with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    select(tables.c.id)
-                    .where(tables.c.status == "playing")
-                    .order_by(tables.c.created_at.desc())
-                ).scalars()
+    def open_tables(self, limit: int) -> list[Listing]:
+        """The newest unfinished tables, with their action counts, read without
+        replaying any of them: the lobby's list costs the same for ten tables or ten
+        thousand."""
+        moves = (
+            select(actions.c.table_id, func.count().label("n"))
+            .group_by(actions.c.table_id)
+            .subquery()
+        )
+        query = (
+            select(
+                tables.c.id,
+                tables.c.game,
+                tables.c.pack,
+                tables.c.pack_digest,
+                tables.c.seats,
+                tables.c.created_at,
+                func.coalesce(moves.c.n, 0).label("moves"),
             )
+            .outerjoin(moves, moves.c.table_id == tables.c.id)
+            .where(tables.c.status == "playing")
+            .order_by(tables.c.created_at.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(query))
+            ids = [row.id for row in rows]
+            devices: dict[str, set[int]] = {}
+            if ids:
+                for key in conn.execute(
+                    select(seat_keys.c.table_id, seat_keys.c.seat).where(
+                        seat_keys.c.table_id.in_(ids), seat_keys.c.device.is_(True)
+                    )
+                ):
+                    devices.setdefault(key.table_id, set()).add(key.seat)
+        out = []
+        for row in rows:
+            seats = json.loads(row.seats)
+            mine = devices.get(row.id, set())
+            out.append(
+                Listing(
+                    id=row.id,
+                    game=row.game,
+                    pack=row.pack,
+                    pack_digest=row.pack_digest,
+                    seats=seats,
+                    devices=[seat in mine for seat in range(len(seats))],
+                    actions=int(row.moves),
+                    created_at=row.created_at,
+                )
+            )
+        return out
+
+    def count_open(self) -> int:
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                select(func.count()).select_from(tables).where(tables.c.status == "playing")
+            ).scalar_one()
+        return int(count)
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def prepare_schema(engine: Engine) -> None:
+    """Create what is missing and bring an older database up to `SCHEMA`, in one
+    transaction: a server stopped half-way leaves the database as it found it."""
+    with engine.begin() as conn:
+        had_tables = inspect(conn).has_table("tables")
+        metadata.create_all(conn)
+        row = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).first()
+        version = int(row.value) if row is not None else (1 if had_tables else SCHEMA)
+        if version > SCHEMA:
+            raise ConfigError(
+                f"the database was written by a newer tavernkeep (schema {version}; this "
+                f"one knows up to {SCHEMA}): upgrade tavernkeep to use it"
+            )
+        if version < 2:
+            _migrate_to_2(conn)
+        if row is None:
+            conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
+        elif version != SCHEMA:
+            conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_2(conn: Connection) -> None:
+    """Schema 1 kept one token a person seat, which acted for it for ever, and handed
+    the seed to whoever opened the table. Each old token becomes an unclaimed invite,
+    so the first browser to open its link claims the seat as a new invite would; the
+    deal of an unfinished table is marked known to its creator, because it was.
+
+    Schema 1's actions are version-1 texts (engine/records.py): where a game has come to
+    number its action arguments as its screens do (Hack & Slash's `quest:1` is the quest
+    shown as 1), the stored texts are rewritten, or a restart would replay another game."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "deal" not in columns:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN deal VARCHAR(16) NOT NULL DEFAULT 'secret'")
+        )
+    conn.execute(update(tables).where(tables.c.status == "playing").values(deal="known"))
+    rows = []
+    for row in conn.execute(select(tables.c.id, tables.c.token_hashes)):
+        hashes = json.loads(row.token_hashes or "[]")
+        for seat, invite in enumerate(hashes if isinstance(hashes, list) else []):
+            if isinstance(invite, str):
+                rows.append(
+                    {
+                        "table_id": row.id,
+                        "seat": seat,
+                        "invite_hash": invite,
+                        "credential_hash": None,
+                        "device": False,
+                    }
+                )
+    if rows:
+        conn.execute(insert(seat_keys), rows)
+    for table in conn.execute(select(tables.c.id, tables.c.game)).all():
+        stored = conn.execute(
+            select(actions.c.idx, actions.c.action)
+            .where(actions.c.table_id == table.id)
+            .order_by(actions.c.idx)
+        ).all()
+        now = upgrade_actions(table.game, 1, [row.action for row in stored])
+        for row, renumbered in zip(stored, now, strict=True):
+            if renumbered != row.action:
+                conn.execute(
+                    update(actions)
+                    .where(actions.c.table_id == table.id, actions.c.idx == row.idx)
+                    .values(action=renumbered)
+                )

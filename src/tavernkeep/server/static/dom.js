@@ -178,76 +178,65 @@ export async function copyText(text) {
   return ok;
 }
 
-// -- seat tokens ------------------------------------------------------------------------
-// The creator of a table is handed every human seat's token once; keeping them in
-// localStorage (by table id) lets them come back to their seat after closing the tab.
+// -- seats this browser holds ------------------------------------------------------------
+// Opening an invite claims its seat: the server hands this browser a credential of its
+// own, kept in localStorage by table id, and the invite acts for nobody after that. The
+// creator of a table is handed the credentials of the seats played on their device (hot
+// seat) and keeps them the same way. Nothing else is kept: another person's invite never
+// lands here unless this browser opened it.
 
-const STORE_PREFIX = "tavernkeep:table:";
+const STORE_PREFIX = "tavernkeep:seats:";
 
 function loadEntry(tableId) {
   try {
     const raw = localStorage.getItem(STORE_PREFIX + tableId);
     const entry = raw ? JSON.parse(raw) : null;
-    if (entry && typeof entry === "object" && entry.tokens && typeof entry.tokens === "object") {
-      return entry;
+    if (entry && typeof entry === "object" && entry.credentials && typeof entry.credentials === "object") {
+      return { credentials: entry.credentials, last: entry.last ?? null };
     }
   } catch {
     // storage disabled or corrupted: behave as if nothing was stored
   }
-  return { tokens: {}, last: null };
+  return { credentials: {}, last: null };
 }
 
 function saveEntry(tableId, entry) {
   try {
     localStorage.setItem(STORE_PREFIX + tableId, JSON.stringify(entry));
   } catch {
-    // private mode or full storage: the invite links still work
+    // private mode or full storage: the seat works until the tab is closed
   }
 }
 
-/** Remember a seat's token for a table (and, with `last`, that this seat was used last). */
-export function rememberSeat(tableId, seat, token, { last = false } = {}) {
+/** Keep a seat's credential for a table (and, with `last`, that this seat was used last). */
+export function rememberSeat(tableId, seat, credential, { last = false } = {}) {
   const entry = loadEntry(tableId);
-  entry.tokens[String(seat)] = token;
+  entry.credentials[String(seat)] = credential;
   if (last) entry.last = Number(seat);
   saveEntry(tableId, entry);
 }
 
-/** Mark which remembered seat (or null: spectator) this browser used last at a table. */
+/** Mark which held seat (or null: spectator) this browser used last at a table. */
 export function rememberLast(tableId, seat) {
   const entry = loadEntry(tableId);
   entry.last = seat === null ? null : Number(seat);
   saveEntry(tableId, entry);
 }
 
-/** Forget a token the server refused (a table that was reset, a mistyped link). */
+/** Forget a credential the server refused (a seat re-issued, a database reset). */
 export function forgetSeat(tableId, seat) {
   const entry = loadEntry(tableId);
-  delete entry.tokens[String(seat)];
+  delete entry.credentials[String(seat)];
   if (entry.last === Number(seat)) entry.last = null;
   saveEntry(tableId, entry);
 }
 
-/** {tokens: {"0": "..."}, last: 0 | null} for a table. */
+/** {credentials: {"0": "..."}, last: 0 | null}: the seats this browser holds at a table. */
 export function storedSeats(tableId) {
   return loadEntry(tableId);
 }
 
-/** Full invite URL for a seat, from what POST /api/tables returned for it. */
-export function inviteUrl(tableId, seat, invite) {
-  const text = String(invite || "");
-  if (text.startsWith("/") || text.includes("#") || /^https?:/.test(text)) {
-    return new URL(text, location.origin).href;
-  }
-  // A bare token: build the link the protocol describes.
-  const fragment = new URLSearchParams({ seat: String(seat), token: text }).toString();
-  return `${location.origin}/table/${encodeURIComponent(tableId)}#${fragment}`;
-}
-
-/** The token inside an invite (a link with #seat=&token=, or the bare token itself). */
-export function inviteToken(invite) {
-  const text = String(invite || "");
-  const hash = text.indexOf("#");
-  if (hash < 0) return text.startsWith("/") || /^https?:/.test(text) ? "" : text;
-  return new URLSearchParams(text.slice(hash + 1)).get("token") || "";
+/** Full URL of an invite link, from the path POST /api/tables returned for the seat. */
+export function inviteUrl(invite) {
+  return new URL(String(invite || ""), location.origin).href;
 }

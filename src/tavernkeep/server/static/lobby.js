@@ -7,7 +7,6 @@ import {
   copyText,
   h,
   humanize,
-  inviteToken,
   inviteUrl,
   playerName,
   rememberSeat,
@@ -22,6 +21,7 @@ const MAX_SEED = 2n ** 63n - 1n;
 const lobby = {
   games: [],
   seatChoices: [], // the seat selects' values, kept when the player count changes
+  deviceChoices: [], // which person seats are played on this device (hot seat)
   tablesTimer: null,
 };
 
@@ -142,6 +142,14 @@ function onGameChange() {
   hideError($("create-error"));
 }
 
+/** A chosen seed decides every shuffle and die: with others at the table, say they will see it. */
+function renderSeedHint() {
+  const typed = $("seed").value.trim() !== "";
+  $("seed-hint").textContent = typed
+    ? "Every seat is shown “deal chosen by the table's creator”."
+    : "Blank deals at random; nobody sees the seed until the game is over.";
+}
+
 function onPlayersChange() {
   const game = currentGame();
   const players = Number($("players").value);
@@ -160,32 +168,71 @@ function renderSeatRows(game, players) {
   const defaultBot = (game.bots || []).includes("bot:heuristic")
     ? "bot:heuristic"
     : (game.bots || [])[0] || "human";
+  // A co-operative party or a solo game may be played on this device, seat by seat; a
+  // competitive table only all together, as pass and play (renderPassAndPlay).
+  const perSeat = game.kind !== "competitive";
   replace(
     $("seat-rows"),
     Array.from({ length: players }, (_, seat) => {
       const kept = lobby.seatChoices[seat];
       const value = choices.includes(kept) ? kept : seat === 0 ? "human" : defaultBot;
       const id = `seat-${seat}`;
+      const select = h(
+        "select",
+        {
+          id,
+          dataset: { seat: String(seat) },
+          onchange: (event) => {
+            lobby.seatChoices[seat] = event.target.value;
+            renderSeatRows(game, players);
+          },
+        },
+        choices.map((c) =>
+          h("option", { value: c, text: c === "human" ? "a person" : agentLabel(c), selected: c === value }),
+        ),
+      );
+      const device =
+        perSeat && value === "human"
+          ? h(
+              "label",
+              { class: "device-choice", title: "You play this seat yourself, here: no invite to send." },
+              h("input", {
+                type: "checkbox",
+                dataset: { device: String(seat) },
+                checked: lobby.deviceChoices[seat] ?? game.kind === "solo",
+                onchange: (event) => {
+                  lobby.deviceChoices[seat] = event.target.checked;
+                },
+              }),
+              " on this device",
+            )
+          : null;
       return h(
         "div",
         { class: `seat-row seat-${seat % 6}` },
         h("label", { for: id }, h("span", { class: "seat-swatch" }), playerName(seat)),
-        h(
-          "select",
-          {
-            id,
-            dataset: { seat: String(seat) },
-            onchange: (event) => {
-              lobby.seatChoices[seat] = event.target.value;
-            },
-          },
-          choices.map((c) =>
-            h("option", { value: c, text: c === "human" ? "a person" : agentLabel(c), selected: c === value }),
-          ),
-        ),
+        select,
+        device,
       );
     }),
   );
+  renderPassAndPlay(game);
+}
+
+/** Competitive games: every person's seat on this device, or none. */
+function renderPassAndPlay(game) {
+  const field = $("pass-and-play");
+  field.hidden = game.kind !== "competitive";
+}
+
+/** The seats played on this device, as the server takes them. */
+function readDevice(game, seats) {
+  const people = seats.flatMap((spec, seat) => (spec === "human" ? [seat] : []));
+  if (game.kind === "competitive") return $("pass-and-play-box").checked ? people : [];
+  return [...document.querySelectorAll("#seat-rows [data-device]")]
+    .filter((box) => box.checked)
+    .map((box) => Number(box.dataset.device))
+    .filter((seat) => people.includes(seat));
 }
 
 function renderOptions(game) {
@@ -213,6 +260,23 @@ function optionRow(option) {
     );
   }
   let control;
+  if (option.type === "choices") {
+    // Several of a few (Crits & Tricks' suits): a box each; none ticked is the default.
+    const picked = Array.isArray(option.default) ? option.default : [];
+    control = h(
+      "div",
+      { class: "choice-boxes", id, dataset: { option: option.name, multiple: "1" } },
+      (option.choices || []).map((c) =>
+        h(
+          "label",
+          {},
+          h("input", { type: "checkbox", value: String(c), checked: picked.includes(c) }),
+          ` ${c}`,
+        ),
+      ),
+    );
+    return h("div", { class: "option-row" }, h("span", { class: "option-title", text: title }), control, hint);
+  }
   if (Array.isArray(option.choices) && option.choices.length) {
     control = h(
       "select",
@@ -245,7 +309,13 @@ function readOptions(game) {
     // A number left empty where the game has no fixed default is left to the game.
     if (option.default === null && control.value.trim() === "") continue;
     if (option.type === "bool") value = control.checked;
-    else if (option.type === "int") {
+    else if (option.type === "choices") {
+      value = [...control.querySelectorAll("input:checked")].map((box) => box.value);
+      const fallback = Array.isArray(option.default) ? option.default : [];
+      if (value.length === fallback.length && value.every((v, i) => v === fallback[i])) continue;
+      out[option.name] = value;
+      continue;
+    } else if (option.type === "int") {
       if (!/^-?\d+$/.test(control.value.trim())) {
         throw new Error(`${humanize(option.name)} must be a whole number`);
       }
@@ -280,8 +350,9 @@ async function onSubmit(event) {
   try {
     const seed = readSeed();
     const seats = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+    const device = readDevice(game, seats);
     // The seed goes in as its digits so that no precision is lost on the way.
-    body = JSON.stringify({ game: game.name, seats, options: readOptions(game), seed: 0 }).replace(
+    body = JSON.stringify({ game: game.name, seats, options: readOptions(game), device, seed: 0 }).replace(
       /"seed":0}$/,
       `"seed":${seed === null ? "null" : seed}}`,
     );
@@ -310,22 +381,27 @@ async function onSubmit(event) {
 
 function showCreated(table, game) {
   const seats = table.seats || [];
-  // The tokens are handed out only now: keep them, so the creator can come back.
+  // Only the seats played here are kept: another person's invite is theirs to open.
   for (const entry of seats) {
-    const token = entry.invite ? inviteToken(entry.invite) : "";
-    if (token) rememberSeat(table.id, entry.seat, token);
+    if (entry.device && entry.token) rememberSeat(table.id, entry.seat, entry.token);
   }
   const spectate = new URL(table.spectate || `/table/${table.id}`, location.origin).href;
   const created = $("created");
   created.hidden = false;
+  const invites = seats.some((entry) => entry.invite);
   replace(
     created,
     h("h3", {}, `${game.title}: table `, h("code", { text: table.id }), " is open"),
-    h(
-      "p",
-      { class: "hint" },
-      "Each person's link is their seat: send it to them alone. The links are shown only now.",
-    ),
+    invites
+      ? h(
+          "p",
+          { class: "hint" },
+          "Each link is one person's seat: the first browser to open it holds the seat, and the link is spent. Send each to its person alone; open your own here. The links are shown only now.",
+        )
+      : null,
+    table.deal === "chosen"
+      ? h("p", { class: "hint", text: "You chose the deal: every seat at the table is told so." })
+      : null,
     linkRow("Spectators", spectate, h("a", { class: "button secondary", href: spectate, target: "_blank", rel: "noopener", text: "Watch" })),
     seats.map((entry) => seatRow(table, entry)),
   );
@@ -334,6 +410,16 @@ function showCreated(table, game) {
 
 function seatRow(table, entry) {
   const name = playerName(entry.seat);
+  if (entry.device) {
+    const url = `/table/${encodeURIComponent(table.id)}#seat=${entry.seat}`;
+    return h(
+      "div",
+      { class: `link-row device seat-${entry.seat % 6}` },
+      h("span", { class: "link-label" }, h("span", { class: "seat-swatch" }), name),
+      h("span", { class: "muted", text: "on this device" }),
+      h("a", { class: "button primary", href: url, target: "_blank", rel: "noopener", text: `Play seat ${entry.seat + 1}` }),
+    );
+  }
   if (!entry.invite) {
     return h(
       "div",
@@ -342,7 +428,7 @@ function seatRow(table, entry) {
       h("span", { class: "muted", text: agentLabel(entry.agent) }),
     );
   }
-  const url = inviteUrl(table.id, entry.seat, entry.invite);
+  const url = inviteUrl(entry.invite);
   const take = h("a", {
     class: "button primary",
     href: url,
@@ -400,7 +486,7 @@ function renderTables(tables) {
 
 function tableItem(table) {
   const stored = storedSeats(table.id);
-  const mine = Object.entries(stored.tokens).sort(([a], [b]) => Number(a) - Number(b));
+  const mine = Object.keys(stored.credentials).sort((a, b) => Number(a) - Number(b));
   const watch = `/table/${encodeURIComponent(table.id)}#watch`;
   return h(
     "li",
@@ -420,7 +506,10 @@ function tableItem(table) {
           "li",
           {
             class: `seat-chip seat-${seat.seat % 6}${seat.agent === "human" ? (seat.connected ? " here" : " away") : " bot"}`,
-            title: seat.agent === "human" ? (seat.connected ? "a person, here" : "a person, not here") : agentLabel(seat.agent),
+            title:
+              seat.agent === "human"
+                ? `a person, ${seat.connected ? "here" : "not here"}${seat.device ? ", on the host's device" : ""}`
+                : agentLabel(seat.agent),
           },
           h("span", { class: "seat-swatch" }),
           seat.agent === "human" ? (seat.connected ? "● " : "○ ") : "⚙ ",
@@ -432,10 +521,10 @@ function tableItem(table) {
       "div",
       { class: "table-item-links" },
       h("a", { class: "button secondary", href: watch, text: "Watch" }),
-      mine.map(([seat, token]) =>
+      mine.map((seat) =>
         h("a", {
           class: "button primary",
-          href: `/table/${encodeURIComponent(table.id)}#${new URLSearchParams({ seat, token })}`,
+          href: `/table/${encodeURIComponent(table.id)}#seat=${seat}`,
           text: `Return to seat ${Number(seat) + 1}`,
         }),
       ),
@@ -474,9 +563,12 @@ function hideError(node) {
 function start() {
   $("game").addEventListener("change", () => {
     lobby.seatChoices = [];
+    lobby.deviceChoices = [];
     onGameChange();
   });
   $("players").addEventListener("change", onPlayersChange);
+  $("seed").addEventListener("input", renderSeedHint);
+  renderSeedHint();
   $("create-form").addEventListener("submit", onSubmit);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) refreshTables();

@@ -1,5 +1,5 @@
-// The table: one frame for every game. It joins the table's WebSocket as a seat (token
-// from the URL fragment or, for the table's creator, from localStorage) or as a
+// The table: one frame for every game. It joins the table's WebSocket as a seat (with
+// the credential this browser holds for it, claimed by opening the seat's invite) or as a
 // spectator, then draws what the server sends: seats, the game (by the game's renderer),
 // the legal actions, the log, the dice and the result. See server/PROTOCOL.md.
 
@@ -8,6 +8,7 @@ import {
   api,
   forgetSeat,
   h,
+  humanize,
   oddsText,
   playerName,
   rememberLast,
@@ -47,30 +48,81 @@ const app = {
   draining: false,
   renderer: generic,
   gamesMeta: null,
+  kind: null, // competitive, cooperative or solo, from the lobby API
 };
 
 const tray = new DiceTray($("dice-tray"));
 
 // -- who am I? --------------------------------------------------------------------------
 
-/** The seat to join as: the fragment first (an invite), then the seat last used here. */
-function readIdentity() {
+/**
+ * The seat to join as, from the fragment: `#seat=N&invite=...` (an invite: claimed now,
+ * once, for this browser), `#seat=N` (a seat this browser holds), `#watch`, or nothing
+ * (the seat used here last, else watch). An invite someone else claimed first, or one
+ * that is not valid, leaves the page watching, with a notice that says why.
+ */
+async function resolveIdentity() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.has("watch") || params.has("spectate")) {
     rememberLast(tableId, null);
     return null;
   }
-  const seat = params.get("seat");
-  const token = params.get("token");
-  if (seat !== null && /^\d+$/.test(seat) && token) {
-    rememberSeat(tableId, Number(seat), token, { last: true });
-    return { seat: Number(seat), token };
-  }
   const stored = storedSeats(tableId);
-  if (stored.last !== null && stored.tokens[String(stored.last)]) {
-    return { seat: stored.last, token: stored.tokens[String(stored.last)] };
+  const seatText = params.get("seat");
+  // `token` is what invite links said before seats were claimed: still an invite.
+  const invite = params.get("invite") || params.get("token");
+  if (seatText !== null && /^\d+$/.test(seatText)) {
+    const seat = Number(seatText);
+    const held = stored.credentials[seatText];
+    if (held) {
+      rememberLast(tableId, seat);
+      showSeatInAddress(seat);
+      return { seat, token: held };
+    }
+    if (invite) {
+      try {
+        const claimed = await api(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
+          json: { seat, invite },
+        });
+        rememberSeat(tableId, seat, claimed.token, { last: true });
+        // The spent invite leaves the address bar: a reload uses the credential.
+        showSeatInAddress(seat);
+        return { seat, token: claimed.token };
+      } catch (error) {
+        watchBecause(error.message);
+        return null;
+      }
+    }
+    watchBecause(`this browser does not hold ${playerName(seat)}'s seat`);
+    return null;
+  }
+  const last = stored.last;
+  if (last !== null && stored.credentials[String(last)]) {
+    return { seat: last, token: stored.credentials[String(last)] };
   }
   return null;
+}
+
+function showSeatInAddress(seat) {
+  // Replaced, not pushed: the Back button should not step through seats.
+  history.replaceState(null, "", `${location.pathname}#seat=${seat}`);
+}
+
+/** Watch, and say why in a notice that stays (a toast would go before it is read). */
+function watchBecause(reason) {
+  const text = String(reason || "").replace(/[.\s]+$/, "");
+  setNotice(/watching/.test(text) ? `${capitalize(text)}.` : `${capitalize(text)}: you are watching.`);
+  history.replaceState(null, "", `${location.pathname}#watch`);
+}
+
+function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function setNotice(text) {
+  const node = $("notice");
+  node.hidden = !text;
+  node.textContent = text || "";
 }
 
 // -- the connection ---------------------------------------------------------------------
@@ -164,7 +216,7 @@ function onMessage(raw) {
     app.welcomed = true;
     app.backoff = BACKOFF_FIRST_MS;
     enqueue(message);
-  } else if (message.type === "events" || message.type === "state") {
+  } else if (message.type === "events" || message.type === "state" || message.type === "seats") {
     enqueue(message);
   }
   // "pong" needs nothing: it kept the connection alive.
@@ -180,10 +232,9 @@ function onError(message) {
     return;
   }
   if (app.identity) {
-    // The seat's token was refused: watch instead, and stop offering this token.
-    toast(`Could not take ${playerName(app.identity.seat)}'s seat: ${text}. Watching instead.`);
+    // The seat's credential was refused: watch instead, and stop offering it.
     forgetSeat(tableId, app.identity.seat);
-    history.replaceState(null, "", `${location.pathname}#watch`);
+    watchBecause(`${playerName(app.identity.seat)}'s seat refused this browser: ${text}`);
     app.identity = null;
     app.backoff = BACKOFF_FIRST_MS;
     return; // the server closes the socket; onClose reconnects as a spectator
@@ -232,6 +283,16 @@ async function show(message) {
   if (message.type === "welcome") await showWelcome(message);
   else if (message.type === "events") await showEvents(message.events || []);
   else if (message.type === "state") showState(message);
+  else if (message.type === "seats") showSeats(message.seats);
+}
+
+/** Someone came or went: only the seats panel changes. */
+function showSeats(seats) {
+  if (!Array.isArray(seats)) return;
+  if (app.table) app.table.seats = seats;
+  if (app.state) app.state = { ...app.state, seats };
+  renderSeats();
+  renderActions();
 }
 
 async function showWelcome(message) {
@@ -277,23 +338,52 @@ function showState(message) {
 }
 
 /**
- * Hot seat: one person holding several seats' tokens (a co-operative party, a game played
- * alone) need not switch by hand. When the decision passes to a seat this browser holds
- * a token for, and nobody is sitting there (a person who opened that seat's link is never
- * displaced), the page moves to it as the seat switch would. Only a change of decider
- * moves it, so a seat chosen by hand stays until the next decision; a page that watches
- * as a spectator never moves.
+ * Hot seat: seats the table's creator marked at setup as played on their device (a
+ * co-operative party, a pass-and-play table) need no switching by hand. When the
+ * decision passes to another such seat this browser holds, the page moves to it. Only
+ * those seats: a seat claimed by someone else's browser is never followed, and every
+ * seat is shown which seats share a device. In a competitive game the board is covered
+ * until the next player says they have the device, so nobody sees a hand not theirs.
  */
 function followDecision(state) {
   const actor = state.actor;
   if (app.seat === null || actor === null || actor === undefined || actor === app.seat) return;
-  const token = storedSeats(tableId).tokens[String(actor)];
-  const entry = (state.seats || []).find((s) => s.seat === actor);
-  if (!token || !entry || entry.agent !== "human" || entry.connected) return;
-  // Replaced, not pushed: the Back button should not step through a game's turns.
-  const fragment = new URLSearchParams({ seat: String(actor), token }).toString();
-  history.replaceState(null, "", `${location.pathname}#${fragment}`);
-  rejoin();
+  const seats = state.seats || [];
+  const target = seats.find((s) => s.seat === actor);
+  const mine = seats.find((s) => s.seat === app.seat);
+  const credential = storedSeats(tableId).credentials[String(actor)];
+  if (!credential || !target || !target.device || !mine || !mine.device) return;
+  showSeatInAddress(actor);
+  rejoin({ cover: competitive() });
+}
+
+function competitive() {
+  return app.kind === "competitive";
+}
+
+/** Cover the table until the person whose seat it now is says they hold the device. */
+function coverFor(seat) {
+  const cover = $("pass-cover");
+  replace(
+    cover,
+    h(
+      "div",
+      { class: "panel pass-panel" },
+      h("h2", { text: `Pass the device to ${playerName(seat)}` }),
+      h("p", { text: "Their hand is hidden until they are ready." }),
+      h("button", {
+        type: "button",
+        class: "button primary",
+        text: `I am ${playerName(seat)}`,
+        onclick: () => {
+          cover.hidden = true;
+          document.body.classList.remove("covered");
+        },
+      }),
+    ),
+  );
+  cover.hidden = false;
+  document.body.classList.add("covered");
 }
 
 function hasDice(event) {
@@ -308,6 +398,7 @@ async function loadRenderer(gameName) {
   const games = await app.gamesMeta;
   const meta = Array.isArray(games) ? games.find((g) => g.name === gameName) : null;
   if (meta && app.table && !app.table.title) app.table.title = meta.title;
+  if (meta) app.kind = meta.kind;
   return rendererFor(gameName, meta ? meta.renderer !== false : true);
 }
 
@@ -329,6 +420,8 @@ function act(action) {
 
 function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  // Under the pass-and-play cover, a number key must not decide for the next player.
+  if (document.body.classList.contains("covered")) return;
   const target = event.target;
   if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
   if (target && target.isContentEditable) return;
@@ -376,10 +469,10 @@ function renderHeader() {
   renderSeatSwitch();
 }
 
-/** A creator holding several seats' tokens (a hot-seat game) can switch between them. */
+/** A browser holding several seats (the creator's hot seats) can switch between them. */
 function renderSeatSwitch() {
   const stored = storedSeats(tableId);
-  const seats = Object.keys(stored.tokens).map(Number).sort((a, b) => a - b);
+  const seats = Object.keys(stored.credentials).map(Number).sort((a, b) => a - b);
   const label = $("seat-switch-label");
   // Nothing to switch to when the only seat this browser holds is the one it plays.
   if (seats.length === 0 || (seats.length === 1 && app.seat === seats[0])) {
@@ -399,8 +492,7 @@ function renderSeatSwitch() {
 }
 
 /** Join again as the seat the URL fragment (or the seat last used here) names. */
-function rejoin() {
-  app.identity = readIdentity();
+async function rejoin({ cover = false } = {}) {
   app.fatal = false;
   app.backoff = BACKOFF_FIRST_MS;
   disconnect();
@@ -410,6 +502,9 @@ function rejoin() {
     renderGame();
     renderActions();
   }
+  setNotice("");
+  app.identity = await resolveIdentity();
+  if (cover && app.identity) coverFor(app.identity.seat);
   connect();
 }
 
@@ -417,11 +512,15 @@ function switchSeat(value) {
   const stored = storedSeats(tableId);
   if (value === "watch") {
     location.hash = "watch";
-  } else if (stored.tokens[value]) {
-    location.hash = new URLSearchParams({ seat: value, token: stored.tokens[value] }).toString();
+  } else if (stored.credentials[value]) {
+    // Another person's hand is about to show: in a competitive game, cover it first.
+    if (competitive() && Number(value) !== app.seat) pendingCover = true;
+    location.hash = `seat=${value}`;
   }
   // The hashchange handler reconnects as the chosen seat.
 }
+
+let pendingCover = false;
 
 function renderSeats() {
   const state = app.state;
@@ -450,10 +549,51 @@ function renderSeats() {
           class: "seat-agent",
           text: human ? (seat === app.seat ? "" : "person") : agentLabel(entry.agent),
         }),
+        // Every seat sees which seats one device plays, whoever holds it.
+        human && entry.device
+          ? h("span", {
+              class: "badge device-tag",
+              text: "on the host's device",
+              title: "The table's creator plays this seat on their own device (hot seat).",
+            })
+          : null,
         result ? seatResult(result, seat) : seatPresence(state, entry, human),
       );
     }),
   );
+  renderTableRules();
+}
+
+/** What every seat should know about how this table was set up: who chose the deal,
+ *  and the variants it is played with. */
+function renderTableRules() {
+  const table = app.table || {};
+  const lines = [];
+  if (table.deal === "chosen") {
+    lines.push(
+      h("li", {
+        class: "deal-chosen",
+        text: "Deal chosen by the table's creator",
+        title: "The creator typed in the seed, which decides every shuffle and die.",
+      }),
+    );
+  } else if (table.deal === "known") {
+    lines.push(
+      h("li", {
+        class: "deal-chosen",
+        text: "Deal known to the table's creator",
+        title: "This table was opened before seeds were kept secret: its creator was shown the seed.",
+      }),
+    );
+  }
+  const options = table.options && typeof table.options === "object" ? table.options : {};
+  for (const [name, value] of Object.entries(options)) {
+    const shown = Array.isArray(value) ? value.join(", ") : String(value);
+    lines.push(h("li", { class: "table-option", text: `${humanize(name)}: ${shown}` }));
+  }
+  const node = $("table-rules");
+  node.hidden = lines.length === 0;
+  replace(node, lines);
 }
 
 function seatPresence(state, entry, human) {
@@ -527,6 +667,11 @@ function promptText(state, legal) {
   if (state.actor === null || state.actor === undefined) return "The game is over.";
   if (app.pending) return "Sent. Waiting for the table…";
   if (legal.length) return "Choose one (or press its number key).";
+  if (state.passing) {
+    // Said to this seat alone: the others see a seat deciding, for as long as a person
+    // with a choice would take.
+    return "Nothing to play here: you pass in a moment, after a pause like your own, so nobody can tell what you hold.";
+  }
   const who = playerName(state.actor);
   const entry = (state.seats || []).find((s) => s.seat === state.actor);
   const what = entry && entry.agent !== "human" ? ` (${agentLabel(entry.agent)})` : "";
@@ -584,6 +729,10 @@ function renderBanner() {
 }
 
 function headline(result) {
+  // The game heads its own endings (Rage's "survived" is no defeat): the server says how.
+  if (app.state && typeof app.state.headline === "string" && app.state.headline) {
+    return app.state.headline;
+  }
   const winners = result.winners || [];
   if (result.won === true) return "Victory!";
   if (result.won === false) return "Defeat.";
@@ -686,13 +835,17 @@ function toast(text) {
 
 // -- start ----------------------------------------------------------------------------------
 
-function start() {
+async function start() {
   $("table-id").textContent = `table ${tableId}`;
-  app.identity = readIdentity();
+  app.identity = await resolveIdentity();
   watchLogScroll();
   document.addEventListener("keydown", onKey);
   $("seat-switch").addEventListener("change", (event) => switchSeat(event.target.value));
-  window.addEventListener("hashchange", rejoin);
+  window.addEventListener("hashchange", () => {
+    const cover = pendingCover;
+    pendingCover = false;
+    rejoin({ cover });
+  });
   window.addEventListener("online", reconnectSoon);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) reconnectSoon();

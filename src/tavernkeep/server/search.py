@@ -1,0 +1,100 @@
+"""Search bots on a server: budgets within the server's limits, thought out in a pool.
+
+A search (`bot:mcts`) thinks for its whole budget. Run on the event loop it would stall
+every table; run on a thread per table, six long searches starved every other search
+table. So searches run in a bounded pool of worker processes (a core of their own, out of
+the event loop's way and the GIL's), one decision a task, first come first served, and a
+table asks only with a copy of its state, never holding its lock while the search thinks.
+
+What a stranger may ask for is bounded too: a table's search budget must lie within the
+server's `SearchLimits` (the lobby's own offer, `LOBBY_MCTS`, is well within them), and an
+iteration budget is also cut at the time limit, since iterations cost what the game makes
+them cost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from tavernkeep.agents import make_bot
+from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.errors import SeatError
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.match import InfoSet
+from tavernkeep.engine.rng import Rng
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """The most a table's search bot may think a decision on this server."""
+
+    millis: int = 2000
+    iterations: int = 5000
+
+    def check(self, spec: str, game: Game[Any, Any]) -> None:
+        """SeatError unless the seat's search (if it is one) keeps within the limits."""
+        if not spec.startswith("bot:mcts"):
+            return
+        bot = make_bot(spec, game)
+        assert isinstance(bot, ISMCTSBot)
+        if bot.millis is not None and bot.millis > self.millis:
+            raise SeatError(
+                f"seat '{spec}': this server lets a search think at most {self.millis:,} ms "
+                "a decision"
+            )
+        if bot.iterations is not None and bot.iterations > self.iterations:
+            raise SeatError(
+                f"seat '{spec}': this server lets a search run at most {self.iterations:,} "
+                "iterations a decision"
+            )
+
+
+def default_workers() -> int:
+    """One process fewer than the cores, so the event loop keeps one to itself."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _think(
+    game: Game[Any, Any], spec: str, state: Any, seat: int, rng_state: int, cap_ms: int
+) -> str:
+    """In a worker process: the search's choice, as action text."""
+    bot = make_bot(spec, game)
+    assert isinstance(bot, ISMCTSBot)
+    bot.cap_millis = cap_ms
+    return bot.choose(InfoSet(game, state, seat, Rng(rng_state))).text
+
+
+class SearchPool:
+    """A fixed number of worker processes, started when the first search is asked for."""
+
+    def __init__(self, workers: int, limits: SearchLimits) -> None:
+        self.workers = workers
+        self.limits = limits
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(
+        self, game: Game[Any, Any], spec: str, state: Any, seat: int, rng: Rng
+    ) -> Action:
+        """The search's action for `seat` in `state` (a copy the caller no longer needs)."""
+        if self._pool is None:
+            # Spawned, not forked: a fork of a server with threads and open sockets would
+            # carry them into every worker.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(
+            self._pool, _think, game, spec, state, seat, rng.state, self.limits.millis
+        )
+        return Action.parse(text)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

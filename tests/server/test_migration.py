@@ -1,0 +1,116 @@
+"""A database written by the server before seats were claimed still serves its tables:
+old tokens become invites, old action texts are renumbered, and nothing is lost."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.pool import NullPool
+
+from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.engine.match import Match
+from tavernkeep.engine.records import replay, shift_arguments
+from tavernkeep.games import get_game
+from tavernkeep.server.app import create_app
+from tavernkeep.server.storage import SCHEMA, Storage, normalise_url
+
+# Schema 1, as the server before this one created it.
+SCHEMA_1 = [
+    """CREATE TABLE tables (
+        id VARCHAR(32) PRIMARY KEY, game VARCHAR(64) NOT NULL, pack VARCHAR(200) NOT NULL,
+        pack_digest VARCHAR(64) NOT NULL, config TEXT NOT NULL, seed BIGINT NOT NULL,
+        seats TEXT NOT NULL, token_hashes TEXT NOT NULL, status VARCHAR(16) NOT NULL,
+        result TEXT, created_at FLOAT NOT NULL, updated_at FLOAT NOT NULL)""",
+    """CREATE TABLE actions (
+        table_id VARCHAR(32) NOT NULL REFERENCES tables (id), idx INTEGER NOT NULL,
+        action VARCHAR(200) NOT NULL, PRIMARY KEY (table_id, idx))""",
+]
+OLD_TOKEN = "old-token-of-player-one-aaaa"
+
+
+def old_database(url: str) -> tuple[str, list[str]]:
+    """A schema-1 database holding one Hack & Slash table, 8 actions in, in version-1
+    texts (quest slots counted from 0). Returns its id and its actions as now written."""
+    game = get_game("hack-and-slash")
+    seats = ["human", "bot:random", "bot:random"]
+    match = Match.start(game, [RandomBot()] * 3, seed=12, options={"round_limit": 3}, seats=seats)
+    while match.actions < 8:
+        match.step()
+    now = list(match.record.actions)
+    assert any(text.startswith("quest:") for text in now), "pick a seed with a quest taken"
+    back = shift_arguments({"quest": (0,)}, by=-1)
+    engine = sa.create_engine(normalise_url(url), poolclass=NullPool)
+    with engine.begin() as conn:
+        for statement in SCHEMA_1:
+            conn.execute(sa.text(statement))
+        conn.execute(
+            sa.text(
+                "INSERT INTO tables VALUES (:id, :game, :pack, :digest, :config, :seed, "
+                ":seats, :hashes, 'playing', NULL, 1.0, 1.0)"
+            ),
+            {
+                "id": "oldtable",
+                "game": game.name,
+                "pack": match.pack.name,
+                "digest": match.pack.digest,
+                "config": json.dumps(match.record.config),
+                "seed": 12,
+                "seats": json.dumps(seats),
+                "hashes": json.dumps([hashlib.sha256(OLD_TOKEN.encode()).hexdigest(), None, None]),
+            },
+        )
+        for idx, text in enumerate(now):
+            conn.execute(
+                sa.text("INSERT INTO actions VALUES ('oldtable', :idx, :action)"),
+                {"idx": idx, "action": back(text)},
+            )
+    engine.dispose()
+    return "oldtable", now
+
+
+def test_an_old_database_is_brought_up_to_date_and_plays_on(db_url: str, tk: Any) -> None:
+    table_id, actions = old_database(db_url)
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        stored = Storage(db_url)
+        try:
+            loaded = stored.load(table_id)
+        finally:
+            stored.close()
+        assert loaded is not None
+        # The old texts were renumbered in place: the same game replays.
+        assert loaded.record.actions == actions
+        game = get_game("hack-and-slash")
+        assert game.actor(replay(game, loaded.record)) is not None
+        summary = client.get(f"/api/tables/{table_id}").json()
+        assert summary["actions"] == 8 and summary["deal"] == "known"
+        assert [t["id"] for t in client.get("/api/tables").json()] == [table_id]
+        # The old link's token is an invite now: claimed once, by the first browser.
+        token = tk.claim(client, table_id, 0, OLD_TOKEN)
+        refused = client.post(
+            f"/api/tables/{table_id}/claim", json={"seat": 0, "invite": OLD_TOKEN}
+        )
+        assert refused.status_code == 409
+        with tk.join(client, table_id, 0, token) as zero:
+            assert zero.state["version"] >= 8
+            tk.play_to_end({0: zero})
+    engine = sa.create_engine(normalise_url(db_url), poolclass=NullPool)
+    with engine.connect() as conn:
+        version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
+    engine.dispose()
+    assert version == str(SCHEMA)
+
+
+def test_opening_it_twice_changes_nothing_more(db_url: str) -> None:
+    table_id, actions = old_database(db_url)
+    for _ in range(2):
+        storage = Storage(db_url)
+        try:
+            loaded = storage.load(table_id)
+        finally:
+            storage.close()
+        assert loaded is not None and loaded.record.actions == actions
+        assert loaded.keys[0].invite_hash == hashlib.sha256(OLD_TOKEN.encode()).hexdigest()
