@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 
 from tavernkeep.agents import make_bot
+from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.errors import RecordError, TavernkeepError
 from tavernkeep.engine.match import Match
 from tavernkeep.engine.records import (
     GameRecord,
+    action_at,
     load_record,
     parse_record,
     replay,
     replay_steps,
-    upgrade_actions,
 )
+from tavernkeep.games import get_game
 from tavernkeep.games.hack_and_slash import GAME
 
 SEATS = ["bot:heuristic", "bot:random", "bot:random"]
@@ -299,9 +301,10 @@ def test_a_new_record_is_version_2() -> None:
     assert json.loads(finished().record.to_json())["version"] == 2
 
 
-def test_upgrade_actions_renumbers_hack_and_slash_quests_from_version_1() -> None:
+def test_a_version_1_text_is_read_in_its_own_numbering() -> None:
+    state = finished().state
     old = ["quest:0", "rescue:5", "quest:2", "brag", "quit", "quest:1"]
-    assert upgrade_actions("hack-and-slash", 1, old) == [
+    assert [action_at(GAME, 1, state, text) for text in old] == [
         "quest:1",
         "rescue:5",
         "quest:3",
@@ -310,10 +313,11 @@ def test_upgrade_actions_renumbers_hack_and_slash_quests_from_version_1() -> Non
         "quest:2",
     ]
     # Nothing to change for a current record, nor for a game whose numbers stayed.
-    assert upgrade_actions("hack-and-slash", 2, old) == old
-    assert upgrade_actions("rage", 1, ["step:3", "quest:0"]) == ["step:3", "quest:0"]
+    assert [action_at(GAME, 2, state, text) for text in old] == old
+    rage = get_game("rage")
+    assert action_at(rage, 1, None, "step:3") == "step:3"
     # What cannot be read is left for the replay to report by its number.
-    assert upgrade_actions("hack-and-slash", 1, ["??", "quest:x"]) == ["??", "quest:x"]
+    assert [action_at(GAME, 1, state, t) for t in ("??", "quest:x")] == ["??", "quest:x"]
 
 
 def test_a_version_1_record_replays_to_its_recorded_result(tmp_path: Path) -> None:
@@ -328,9 +332,12 @@ def test_a_version_1_record_replays_to_its_recorded_result(tmp_path: Path) -> No
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     loaded = load_record(path)
-    assert loaded.version == 2
-    assert loaded.actions == match.record.actions
+    # Kept as written, and read in its own numbering as it replays.
+    assert loaded.version == 1
     assert replay(GAME, loaded) == match.state
+    rebuilt, _ = Match.from_record(GAME, loaded, [RandomBot()] * len(loaded.seats))
+    assert rebuilt.record.version == 2
+    assert rebuilt.record.actions == match.record.actions
 
 
 def test_a_record_from_a_newer_tavernkeep_says_so(tmp_path: Path) -> None:

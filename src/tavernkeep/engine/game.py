@@ -250,6 +250,15 @@ class Game(ABC, Generic[S, C]):
             options = ", ".join(a.text for a in self.legal_actions(state))
             raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
 
+    def upgrade_text(self, version: int, state: S, text: str) -> str:
+        """An action's text from a record of an older `version` (engine/records.py,
+        RECORD_VERSION), as this version writes it; `state` is the game just before the
+        action. Where a game came to number an argument as its screens do, the old number
+        moves here, read with the state where the text alone cannot say what it named (a
+        Crits & Tricks crit names a seat or a nudge by its card's suit). By default the
+        texts never changed."""
+        return text
+
     def headline(self, result: Result, seat: int | None = None) -> str:
         """The heading of a finished game, for `seat`'s reader (None: a spectator): the
         game's own for its ending if it names one, else the table's victory or defeat in

@@ -20,7 +20,7 @@ from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import ConfigError, IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.records import GameRecord, open_record, shorten
+from tavernkeep.engine.records import GameRecord, action_at, open_record, shorten
 from tavernkeep.engine.rng import Rng, derive_seed
 
 
@@ -160,7 +160,9 @@ class Match:
         config, pack = open_record(game, record)
         match = cls(game, agents, record.seed, config, pack, record.seats)
         events: list[Event] = list(match.opening)
-        for index, text in enumerate(record.actions, start=1):
+        # Played as this version writes its actions: the match's own record is current.
+        for index, written in enumerate(record.actions, start=1):
+            text = action_at(game, record.version, match.state, written)
             try:
                 action = Action.parse(text)
                 seat = game.actor(match.state)

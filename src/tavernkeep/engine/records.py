@@ -16,11 +16,11 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack, is_pack_name
@@ -30,14 +30,17 @@ from tavernkeep.engine.game import Game
 
 RECORD_VERSION: Literal[2] = 2
 """Version 2: an action's numbers are the numbers its game shows people (Hack & Slash's
-`quest:1` is the quest shown as 1; version 1 counted its slots from 0)."""
+`quest:1` is the quest shown as 1; version 1 counted its slots from 0). A record of an
+older version keeps its texts as written; they are read in its version's numbering as
+it is replayed (`Game.upgrade_text`, asked with the game just before each action, since
+the text alone may not say what a number named)."""
 
 
 def shift_arguments(positions: dict[str, tuple[int, ...]], by: int = 1) -> Callable[[str], str]:
     """Action texts with the integer arguments at `positions[kind]` moved by `by` (the
     numbers a game came to show people, counted from 1 where they were counted from 0);
     any other text (another kind, or one that does not parse) as it was, so that a replay
-    still reports it by its number."""
+    still reports it by its number. For a game's `upgrade_text`."""
 
     def shift(text: str) -> str:
         try:
@@ -56,32 +59,10 @@ def shift_arguments(positions: dict[str, tuple[int, ...]], by: int = 1) -> Calla
     return shift
 
 
-UPGRADES: dict[int, dict[str, Callable[[str], str]]] = {
-    1: {
-        # One line a game: each game's own renumbering, kept apart.
-        "hack-and-slash": shift_arguments({"quest": (0,)}),
-    },
-}
-"""For each record version, how each game's action texts change on the way to the next
-version. A game not named in a step kept its actions as they were. A game that changes
-what its action texts mean adds a step here and raises RECORD_VERSION."""
-
-
-def upgrade_actions(game_name: str, version: int, actions: Sequence[str]) -> list[str]:
-    """The action texts of a `version` record of `game_name`, as the current version
-    writes them. Raises RecordError for a version this tavernkeep does not know."""
-    if not 1 <= version <= RECORD_VERSION:
-        newer = " (the record is from a newer tavernkeep)" if version > RECORD_VERSION else ""
-        raise RecordError(
-            f"record version {version} is not one this tavernkeep reads "
-            f"(1 to {RECORD_VERSION}){newer}"
-        )
-    upgraded = list(actions)
-    for step in range(version, RECORD_VERSION):
-        change = UPGRADES.get(step, {}).get(game_name)
-        if change is not None:
-            upgraded = [change(text) for text in upgraded]
-    return upgraded
+def action_at(game: Game[Any, Any], version: int, state: Any, text: str) -> str:
+    """A record's action text as this version writes it: `text` as written in a `version`
+    record, read with `state`, the game just before it (`Game.upgrade_text`)."""
+    return text if version >= RECORD_VERSION else game.upgrade_text(version, state, text)
 
 
 def shorten(text: str, keep: int = 40) -> str:
@@ -94,7 +75,8 @@ class GameRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["tavernkeep-record"] = "tavernkeep-record"
-    version: Literal[2] = RECORD_VERSION
+    version: Literal[1, 2] = RECORD_VERSION
+    """The numbering its actions are written in (see RECORD_VERSION): kept as read."""
     game: str
     pack: str = "standard"
     pack_digest: str = ""
@@ -103,22 +85,6 @@ class GameRecord(BaseModel):
     seats: list[str]
     actions: list[str] = Field(default_factory=list)
     result: dict[str, Any] | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _upgrade(cls, data: Any) -> Any:
-        """A record of an older version becomes the current one as it is read, so every
-        reader (replay, the server, a bot) sees actions in one numbering."""
-        if (
-            isinstance(data, dict)
-            and data.get("version") == 1
-            and isinstance(data.get("game"), str)
-            and isinstance(data.get("actions"), list)
-            and all(isinstance(a, str) for a in data["actions"])
-        ):
-            actions = upgrade_actions(data["game"], 1, data["actions"])
-            data = {**data, "version": RECORD_VERSION, "actions": actions}
-        return data
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=1)
@@ -255,7 +221,8 @@ def replay_steps(
     config, loaded = open_record(game, record, pack)
     state = game.setup(config, record.seed, loaded)
     yield 0, None, [], state
-    for index, text in enumerate(record.actions, start=1):
+    for index, written in enumerate(record.actions, start=1):
+        text = action_at(game, record.version, state, written)
         try:
             action = Action.parse(text)
             game.check_legal(state, action)

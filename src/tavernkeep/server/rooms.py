@@ -32,6 +32,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, Tave
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, Match
+from tavernkeep.engine.records import RECORD_VERSION
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
@@ -410,6 +411,11 @@ class Tavern:
                     # it is; the asker is told in one line.
                     log.warning("table %s cannot be resumed: %s", table_id, exc)
                     raise
+                if stored.record.version < RECORD_VERSION:
+                    # Stored by an older server in an older numbering: the replay read it
+                    # as this version writes it, and storage is brought along before the
+                    # table takes a new action.
+                    await self.db(self.storage.rewrite_actions, table_id, match.record.actions)
                 room = self._room(
                     table_id, match, events, stored.keys, stored.created_at, stored.deal
                 )

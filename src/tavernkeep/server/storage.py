@@ -49,7 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from tavernkeep.engine.errors import ConfigError
-from tavernkeep.engine.records import GameRecord, upgrade_actions
+from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 
 metadata = MetaData()
 
@@ -72,6 +72,9 @@ tables = Table(
     # typed it in) or "known" (a table opened before seeds were kept secret, when the
     # creator was shown it). Every seat is shown which (PROTOCOL.md).
     Column("deal", String(16), nullable=False, server_default="secret"),
+    # The numbering its stored actions are written in (engine/records.py RECORD_VERSION):
+    # a table from schema 1 is 1 until the server first replays it and rewrites them.
+    Column("record_version", Integer, nullable=False, server_default="1"),
 )
 
 actions = Table(
@@ -236,6 +239,7 @@ class Storage:
                     created_at=created_at,
                     updated_at=created_at,
                     deal=deal,
+                    record_version=record.version,
                 )
             )
             rows = [
@@ -313,6 +317,7 @@ class Storage:
                 .order_by(actions.c.idx)
             ).scalars()
             record = GameRecord(
+                version=row.record_version,
                 game=row.game,
                 pack=row.pack,
                 pack_digest=row.pack_digest,
@@ -334,6 +339,31 @@ class Storage:
             created_at=row.created_at,
             deal=row.deal,
         )
+
+    def rewrite_actions(self, table_id: str, texts: list[str]) -> None:
+        """Store a table's actions as this version writes them (`texts`, replayed from
+        the table's older record), in one transaction, before any new action is added:
+        a table never holds two numberings at once."""
+        with self.engine.begin() as conn:
+            stored = conn.execute(
+                select(actions.c.idx, actions.c.action)
+                .where(actions.c.table_id == table_id)
+                .order_by(actions.c.idx)
+            ).all()
+            if len(stored) != len(texts):
+                raise ValueError(f"table {table_id}: {len(texts)} texts for {len(stored)} actions")
+            for row, text_now in zip(stored, texts, strict=True):
+                if text_now != row.action:
+                    conn.execute(
+                        update(actions)
+                        .where(actions.c.table_id == table_id, actions.c.idx == row.idx)
+                        .values(action=text_now)
+                    )
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(record_version=RECORD_VERSION)
+            )
 
     def open_tables(self, limit: int) -> list[Listing]:
         """The newest unfinished tables, with their action counts, read without
@@ -426,13 +456,17 @@ def _migrate_to_2(conn: Connection) -> None:
     so the first browser to open its link claims the seat as a new invite would; the
     deal of an unfinished table is marked known to its creator, because it was.
 
-    Schema 1's actions are version-1 texts (engine/records.py): where a game has come to
-    number its action arguments as its screens do (Hack & Slash's `quest:1` is the quest
-    shown as 1), the stored texts are rewritten, or a restart would replay another game."""
+    Schema 1's actions are version-1 texts (engine/records.py): its tables keep
+    `record_version` 1, and the server rewrites a table's texts the first time it
+    replays it (`rewrite_actions`), since only a replay can say what an old number named."""
     columns = {c["name"] for c in inspect(conn).get_columns("tables")}
     if "deal" not in columns:
         conn.execute(
             text("ALTER TABLE tables ADD COLUMN deal VARCHAR(16) NOT NULL DEFAULT 'secret'")
+        )
+    if "record_version" not in columns:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN record_version INTEGER NOT NULL DEFAULT 1")
         )
     conn.execute(update(tables).where(tables.c.status == "playing").values(deal="known"))
     rows = []
@@ -451,17 +485,3 @@ def _migrate_to_2(conn: Connection) -> None:
                 )
     if rows:
         conn.execute(insert(seat_keys), rows)
-    for table in conn.execute(select(tables.c.id, tables.c.game)).all():
-        stored = conn.execute(
-            select(actions.c.idx, actions.c.action)
-            .where(actions.c.table_id == table.id)
-            .order_by(actions.c.idx)
-        ).all()
-        now = upgrade_actions(table.game, 1, [row.action for row in stored])
-        for row, renumbered in zip(stored, now, strict=True):
-            if renumbered != row.action:
-                conn.execute(
-                    update(actions)
-                    .where(actions.c.table_id == table.id, actions.c.idx == row.idx)
-                    .values(action=renumbered)
-                )

@@ -83,7 +83,13 @@ def quest_id(name: str) -> int:
 
 
 def barkeep_id(name: str) -> int:
+    """The challenge's place in the pack, from 0, as the state holds it."""
     return BARKEEP_NAMES.index(name)
+
+
+def choose_barkeep(name: str) -> str:
+    """The action choosing the named challenge: numbered from 1, as the screen lists them."""
+    return f"barkeep:{barkeep_id(name) + 1}"
 
 
 def new_game(
@@ -105,7 +111,7 @@ def settle(st: CritsAndTricksState, barkeep: str | None = None) -> None:
         if st.stack[-1].kind == "give_up":
             act(st, texts(st)[0])
         else:
-            act(st, f"barkeep:{barkeep_id(barkeep)}" if barkeep else texts(st)[0])
+            act(st, choose_barkeep(barkeep) if barkeep else texts(st)[0])
 
 
 def no_quests(st: CritsAndTricksState) -> None:

@@ -17,6 +17,7 @@ from crits_and_tricks_helpers import (
     SUIT,
     act,
     barkeep_id,
+    choose_barkeep,
     deal,
     decision,
     kinds,
@@ -37,7 +38,8 @@ from crits_and_tricks_helpers import (
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction
-from tavernkeep.engine.match import Match
+from tavernkeep.engine.match import InfoSet, Match
+from tavernkeep.engine.rng import Rng
 from tavernkeep.games.crits_and_tricks import GAME, CritsAndTricksState
 
 BARBARIAN, ROGUE, WIZARD, DRUID, PALADIN, BARD = range(6)
@@ -353,17 +355,17 @@ def test_druid_crit_rerolls_an_opponent_who_already_played_and_they_keep_it() ->
     assert texts(st) == ["done"]  # nobody has played yet: no Druid target
     act(st, "done")
     act(st, f"play:{b[0]},12", "keep")
-    assert texts(st) == [f"crit:{b[1]},0", "done"]  # not seat 2, who has not played
-    with pytest.raises(IllegalAction):
-        act(st, f"crit:{b[1]},2")
-    with pytest.raises(IllegalAction):
-        act(st, f"crit:{b[1]},1")
+    # Player 1 only: not Player 3, who has not played, nor Player 2 themself.
+    assert texts(st) == [f"crit:{b[1]},1", "done"]
+    for other in (3, 2, 0):
+        with pytest.raises(IllegalAction):
+            act(st, f"crit:{b[1]},{other}")
     script(st, 4)
-    act(st, f"crit:{b[1]},0")
+    act(st, f"crit:{b[1]},1")
     assert value(st, 0, 20) == 4
     assert GAME.view(st, 2)["table"][0]["value"] == 4
     act(st, f"play:{c[0]},8", "keep")
-    assert texts(st) == [f"crit:{c[1]},0", f"crit:{c[1]},1", "done"]
+    assert texts(st) == [f"crit:{c[1]},1", f"crit:{c[1]},2", "done"]
 
 
 def test_paladin_crit_wins_a_tie_over_a_larger_die_and_a_later_seat() -> None:
@@ -720,8 +722,8 @@ def test_the_barkeep_is_chosen_after_the_quests_by_the_first_leader_when_loot_is
     while decision(st)[1] == "give_up":
         act(st, texts(st)[0])
     assert decision(st) == (0, "barkeep")
-    assert texts(st) == [f"barkeep:{b}" for b in range(len(BARKEEP_NAMES))]
-    events = act(st, f"barkeep:{barkeep_id('Careful')}")
+    assert texts(st) == [f"barkeep:{b}" for b in range(1, len(BARKEEP_NAMES) + 1)]
+    events = act(st, choose_barkeep("Careful"))
     assert "Careful" in events[0].text
     assert GAME.view(st, 2)["barkeep"]["name"] == "Careful"
     assert decision(st) == (0, "play")
@@ -748,26 +750,26 @@ def test_a_used_barkeep_challenge_is_not_offered_again() -> None:
     play_out_round(st)
     while decision(st)[1] == "give_up":
         act(st, texts(st)[0])
-    assert f"barkeep:{barkeep_id('Careful')}" not in texts(st)
+    assert choose_barkeep("Careful") not in texts(st)
     assert len(texts(st)) == len(BARKEEP_NAMES) - 1
 
 
 def test_creative_is_left_out_with_two_players() -> None:
     st = new_game(2)
     assert decision(st)[1] == "barkeep"
-    assert f"barkeep:{barkeep_id('Creative')}" not in texts(st)
+    assert choose_barkeep("Creative") not in texts(st)
     assert len(texts(st)) == len(BARKEEP_NAMES) - 1
     st3 = new_game(3)
     while decision(st3)[1] == "give_up":
         act(st3, texts(st3)[0])
-    assert f"barkeep:{barkeep_id('Creative')}" in texts(st3)
+    assert choose_barkeep("Creative") in texts(st3)
 
 
 def test_when_every_challenge_was_used_all_come_back() -> None:
     st = new_game(2)
     fitting = [b for b in range(len(BARKEEP_NAMES)) if BARKEEP_NAMES[b] != "Creative"]
     st.barkeep_used = fitting[:]
-    assert texts(st) == [f"barkeep:{b}" for b in fitting]
+    assert texts(st) == [f"barkeep:{b + 1}" for b in fitting]
 
 
 def test_the_barkeep_pays_the_single_best_at_the_round_end() -> None:
@@ -1015,3 +1017,25 @@ def test_the_opening_tells_who_leads_round_one_and_every_seats_dice() -> None:
         GAME, [RandomBot()] * 3, 4, GAME.make_config({"players": 3}), PACK, record_events=False
     )
     assert quiet.opening == []
+
+
+def test_a_logged_roll_keeps_the_dice_it_rolled_after_they_change() -> None:
+    # A welcome log sent later carries the round's opening rolls: their data must still be
+    # the dice the text names, not the seat's dice as they are by then (re-rolls, crits).
+    from tavernkeep.games.crits_and_tricks import GAME
+
+    bot = RandomBot()
+    for seed in range(5):
+        state = GAME.setup(GAME.make_config({"players": 3}), seed)
+        rolls = [e for e in GAME.opening(state) if e.kind == "dice"]
+        rng = Rng(seed)
+        while GAME.actor(state) is not None:
+            seat = GAME.actor(state)
+            assert seat is not None
+            for event in GAME.apply(state, bot.choose(InfoSet(GAME, state, seat, rng))):
+                if event.kind == "dice":
+                    rolls.append(event)
+        for event in rolls:
+            shown = event.text.split(" rolls ")[1].split(", ")
+            named = [int(part.split(": ")[1]) for part in shown]
+            assert list(event.data["dice"]) == named, event.text

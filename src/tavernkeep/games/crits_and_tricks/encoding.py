@@ -27,14 +27,16 @@ class CritsAndTricksEncoding:
         words = [s.lower() for s in SUITS[:-1]]
         actions = [Action("reroll"), Action("keep"), Action("done")]
         actions += [Action("discard", q) for q in range(quests)]
-        actions += [Action("barkeep", b) for b in range(barkeeps)]
+        # Numbered as the rules' texts are (as the screen shows them): the Barkeep's
+        # Challenges and the Druid's targets from 1, in the same order as ever.
+        actions += [Action("barkeep", b) for b in range(1, barkeeps + 1)]
         for c in range(cards):
             for size in DICE:
                 actions.append(Action("play", c, size))
                 actions += [Action("play", c, size, w) for w in words]
         for c in range(cards):
             actions.append(Action("crit", c))
-            extra = sorted({*NUDGES, *DICE, *range(players)})
+            extra = sorted({*NUDGES, *DICE, *range(1, players + 1)})
             actions += [Action("crit", c, d) for d in extra]
         self.actions = actions
         self.size = (

@@ -96,7 +96,8 @@ class HeuristicBot:
         if kind == "give_up":
             return min(actions, key=lambda a: reading.quest_worth(pack.quest[int(a.args[0])]))
         if kind == "barkeep":
-            return max(actions, key=lambda a: reading.barkeep_taste(int(a.args[0])))
+            # `barkeep:N` is the challenge numbered N, pack.barkeep[N - 1].
+            return max(actions, key=lambda a: reading.barkeep_taste(int(a.args[0]) - 1))
         return actions[0]
 
 

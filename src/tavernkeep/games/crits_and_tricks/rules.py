@@ -19,6 +19,7 @@ from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.crits_and_tricks import evaluation, tricks
@@ -50,12 +51,38 @@ CRITS_A_TURN = 2
 BARD_REROLLS = 2
 SUIT_WORDS = tuple(s.lower() for s in SUITS)
 REROLL, KEEP, DONE = Action("reroll"), Action("keep"), Action("done")
+BARKEEP_FROM_VERSION_1 = shift_arguments({"barkeep": (0,)})
 LOOT_SOURCES = ("bards", "quests", "barkeep")
 """Where loot comes from, in the order of `loot_from`."""
 
 
 def player(seat: int) -> str:
     return f"Player {seat + 1}"
+
+
+# An action's text is what a person types, so its numbers are the ones the screen shows
+# (issue 23): the Druid's crit names its target as the player's name does ("Player 2" is
+# `crit:c,2`), and a Barkeep's Challenge is numbered by its place in the pack from 1, as
+# the first round lists them to choose from and every label shows them ("#3 Humble
+# Pie"). The state and the view count seats and challenges from 0, as positions. Card
+# ids (no screen numbers a card), die sizes (d8 is 8) and the Barbarian's +/-1 to 3 are
+# the numbers they were.
+
+
+def seat_number(seat: int) -> int:
+    return seat + 1
+
+
+def numbered_seat(number: int) -> int:
+    return number - 1
+
+
+def challenge_number(challenge: int) -> int:
+    return challenge + 1
+
+
+def numbered_challenge(number: int) -> int:
+    return number - 1
 
 
 def say(ev: Events, kind: str, text: str, **data: object) -> None:
@@ -209,7 +236,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         if kind == "give_up":
             return [Action("discard", q) for q in state.offered[top.seat]]
         if kind == "barkeep":
-            return [Action("barkeep", b) for b in barkeep_options(state)]
+            return [Action("barkeep", challenge_number(b)) for b in barkeep_options(state)]
         raise AssertionError(f"no decision '{kind}'")
 
     def apply(
@@ -248,7 +275,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             state.offered[seat] = []
             say(ev, "quests", f"{player(seat)} keeps {len(kept)} quests", seat=seat)
         elif kind == "barkeep":
-            chosen = int(action.args[0])
+            chosen = numbered_challenge(int(action.args[0]))
             state.barkeep = chosen
             state.barkeep_used.append(chosen)
             challenge = state.content.barkeep[chosen]
@@ -464,14 +491,41 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             q = state.content.quest[int(args[0])]
             return f"Give up the quest {q.name}: {q.text} ({q.loot} loot)"
         if kind == "barkeep":
-            b = state.content.barkeep[int(args[0])]
-            return f"{b.name}: {b.text} ({b.loot} loot)"
+            # The challenge's own number leads its label: once one is used (or, with two
+            # players, "Creative" left out) the list's numbers are no longer the deck's.
+            number = int(args[0])
+            b = state.content.barkeep[numbered_challenge(number)]
+            return f"#{number} {b.name}: {b.text} ({b.loot} loot)"
         if kind == "crit":
             return crit_label(state, action)
         return action.text
 
     def odds(self, state: CritsAndTricksState, action: Action) -> dict[str, float]:
         return {}
+
+    def upgrade_text(self, version: int, state: CritsAndTricksState, text: str) -> str:
+        """`text`, from a `version` record, as this version writes it. Version 1 counted
+        the Barkeep's Challenges from 0 (`barkeep:0` is `barkeep:1` now), and its
+        `crit:7,1` was a Barbarian's +1 or a Druid's crit on seat 1 (now `crit:7,2`,
+        Player 2), whichever card 7 is: a card's suit comes from the setup (the suits
+        drawn, the player count, the pack), so `state`, the game just before the action,
+        is read (any point of the game serves: only the cards' suits are)."""
+        if version >= 2:
+            return text
+        text = BARKEEP_FROM_VERSION_1(text)
+        try:
+            action = Action.parse(text)
+        except IllegalAction:
+            return text  # left for the replay to report by its number
+        args = action.args
+        if action.kind != "crit" or len(args) != 2:
+            return text
+        card, target = args[0], args[1]
+        if not isinstance(card, int) or not isinstance(target, int):
+            return text
+        if not 0 <= card < len(state.card_suit) or state.card_suit[card] != DRUID:
+            return text
+        return Action("crit", card, seat_number(target)).text
 
 
 # -- the flow of a round ------------------------------------------------------------------
@@ -561,7 +615,9 @@ def round_events(st: CritsAndTricksState, ev: Events) -> None:
         round=st.round)
     for s in range(st.players):
         values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
-        say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=st.dice[s])
+        # A copy: the seat's dice change as the round goes (re-rolls, crits), and a log
+        # sent later must still show this roll.
+        say(ev, "dice", f"{player(s)} rolls {values}", seat=s, dice=list(st.dice[s]))
 
 
 def barkeep_options(st: CritsAndTricksState) -> list[int]:
@@ -697,7 +753,11 @@ def crit_actions(st: CritsAndTricksState, seat: int) -> list[Action]:
                 if i != die and st.used[seat] >> i & 1
             )
         elif suit == DRUID:
-            out.extend(Action("crit", c, other.seat) for other in st.table if other.seat != seat)
+            out.extend(
+                Action("crit", c, seat_number(other.seat))
+                for other in st.table
+                if other.seat != seat
+            )
         else:  # Rogue, Paladin, Bard
             out.append(Action("crit", c))
     out.append(DONE)
@@ -734,7 +794,7 @@ def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None
         say(ev, "crit", f"{player(seat)}'s Wizard crit: swaps to the d{DICE[other]} "
             f"({st.dice[seat][other]})", seat=seat, suit=name)
     elif suit == DRUID:
-        target = int(action.args[1])
+        target = numbered_seat(int(action.args[1]))
         theirs = next(c for c in st.table if c.seat == target)
         st.dice[target][theirs.die] = st.rng.die(DICE[theirs.die])
         say(ev, "crit", f"{player(seat)}'s Druid crit: {player(target)} re-rolls the "
@@ -765,7 +825,7 @@ def crit_label(st: CritsAndTricksState, action: Action) -> str:
         value = st.dice[seat][DICE.index(size)]
         return f"Wizard crit: swap to your used d{size} ({value}), freeing this die"
     if suit == DRUID:
-        target = int(action.args[1])
+        target = numbered_seat(int(action.args[1]))
         theirs = next(c for c in st.table if c.seat == target)
         shown = st.dice[target][theirs.die]
         return f"Druid crit: {player(target)} re-rolls their d{DICE[theirs.die]} ({shown})"

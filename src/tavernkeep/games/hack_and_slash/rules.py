@@ -20,6 +20,7 @@ from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.odds import meet_chance, meet_chance_with_rescue
+from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import Tally, new_tally, tally_facts
 from tavernkeep.games.hack_and_slash.config import HackAndSlashConfig
@@ -41,6 +42,8 @@ QUEST_ACTIONS = tuple(Action("quest", slot + 1) for slot in range(SLOTS))
 """`quest:1`..`quest:3`: the quests by the numbers the table shows people (the terminal's
 slot column, the browser's cards from the left). A state and a view count slots from 0,
 as positions in the row; the action text is what a person types, so it counts as they do."""
+FROM_VERSION_1 = shift_arguments({"quest": (0,)})
+"""Version-1 records counted quest slots from 0: `quest:0` was the quest shown as 1."""
 BRAG = Action("brag")
 QUIT = Action("quit")
 RESCUE_ACTIONS = {value: Action("rescue", value) for value in range(1, DIE_SIDES + 1)}
@@ -372,6 +375,9 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
 
     def clone(self, state: HackAndSlashState) -> HackAndSlashState:
         return state.clone()
+
+    def upgrade_text(self, version: int, state: HackAndSlashState, text: str) -> str:
+        return FROM_VERSION_1(text) if version < 2 else text
 
     def label(self, state: HackAndSlashState, action: Action) -> str:
         if action.kind == "quest" or action.kind == "brag":

@@ -445,6 +445,8 @@ class Board {
     return die ? die.value : "?";
   }
 
+  /** The challenges on offer as cards, each with its number: `barkeep:3` is the one shown
+   * as #3 (its place in the pack, from 1; the view's `barkeep.id` counts from 0). */
   barkeepChoices() {
     const entries = this.legal.filter((e) => e.kind === "barkeep");
     return h(
@@ -452,12 +454,19 @@ class Board {
       { class: "ct-barkeep-options" },
       entries.map((entry) => {
         this.claimed.add(entry.action);
+        const number = Number(entry.args[0]);
         const label = String(entry.label || entry.action);
-        const match = /^(.*?): (.*) \((\d+) loot\)$/.exec(label);
+        // The game's label: "#3 Humble Pie: Take the fewest tricks this round. (3 loot)".
+        const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)$/.exec(label);
         const node = h(
           "article",
-          { class: "ct-challenge ct-option", dataset: { barkeep: String(entry.args[0]) } },
-          h("header", { class: "ct-challenge-name", text: match ? match[1] : label }),
+          { class: "ct-challenge ct-option", dataset: { barkeep: String(number - 1) } },
+          h(
+            "header",
+            { class: "ct-challenge-name" },
+            h("span", { class: "ct-challenge-number", text: `#${number} ` }),
+            match ? match[1] : label,
+          ),
           match ? h("p", { class: "ct-challenge-text", text: match[2] }) : null,
           match ? h("span", { class: "ct-loot-tag", text: `${match[3]} loot` }) : null,
         );
