@@ -102,6 +102,13 @@ def act_events(st: HereToSlayState, text: str) -> list[Event]:
     return GAME.apply(st, Action.parse(text))
 
 
+def choose(st: HereToSlayState, target: int) -> None:
+    """Choose `target` as the effect's player when asked. A player that the effect alone
+    can reach is chosen without a question (RULES 39); what then moves says who it was."""
+    if st.stack[-1].kind == "target":
+        act(st, f"target:{target}")
+
+
 def decision(st: HereToSlayState) -> tuple[int, str]:
     top = st.stack[-1]
     return top.seat, top.kind

@@ -7,7 +7,19 @@ obviously right, on positions laid out by hand.
 
 from __future__ import annotations
 
-from here_to_slay_helpers import PACK, act, dice, field, give, new_game, set_row, slain_by
+from here_to_slay_helpers import (
+    PACK,
+    act,
+    choose,
+    decision,
+    dice,
+    field,
+    give,
+    new_game,
+    on_top,
+    set_row,
+    slain_by,
+)
 
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.actions import Action
@@ -26,7 +38,7 @@ def test_a_hand_looked_at_stays_known_to_the_looker_only() -> None:
     seen = give(st, 1, "Fireball", "Tempest", "Arcane Surge")
     dice(st, 6, 6)
     act(st, f"roll:{lira}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{seen[0]}")
     # Seat 0 saw Player 2's whole hand: every sample keeps the two cards left there.
     for twin in samples(st, 0):
@@ -41,7 +53,7 @@ def test_a_pulled_card_is_known_to_the_player_it_was_pulled_from() -> None:
     (card,) = give(st, 1, "Fireball")
     dice(st, 6, 6)
     act(st, f"roll:{nib}")
-    act(st, "target:1")
+    choose(st, 1)
     assert card in st.hands[0]
     for twin in samples(st, 1):
         assert card in twin.hands[0]
@@ -54,12 +66,28 @@ def test_a_hero_returned_to_hand_is_known_to_everyone_until_it_leaves() -> None:
     (hero,) = field(st, 1, "Pim the Apprentice")
     dice(st, 6, 6)
     act(st, f"roll:{mara}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{hero}")
     assert hero in st.hands[1]
     for seat in (0, 2):
         for twin in samples(st, seat):
             assert hero in twin.hands[1]
+
+
+def test_a_drawn_card_waiting_to_be_played_at_once_is_dealt_again_for_the_others() -> None:
+    # The pending "play it at once?" names the card: a sample of another seat must name
+    # the card dealt in its place, or the searcher would know what was drawn.
+    st = new_game()
+    slain_by(st, 0, "Thornback Bear")
+    field(st, 0, "Pim the Apprentice")
+    give(st, 0, "Fireball", "Tempest")
+    (band,) = on_top(st, "Band of Fortune")
+    act(st, "draw")
+    assert decision(st) == (0, "play_now")
+    theirs = samples(st, 1)
+    assert all(twin.stack[-1].args[0] in twin.hands[0] for twin in theirs)
+    assert any(twin.stack[-1].args[0] != band for twin in theirs)
+    assert all(twin.stack[-1].args[0] == band for twin in samples(st, 0)), "its drawer's own"
 
 
 def test_samples_keep_counts_and_every_card_once() -> None:

@@ -20,6 +20,7 @@ from here_to_slay_helpers import (
     PACK,
     act,
     act_events,
+    choose,
     decision,
     dice,
     equip,
@@ -111,19 +112,19 @@ def roll_hero(
     hero: int,
     total: int,
     target: int | None = None,
-    aim: int | None = None,
+    aim: int | tuple[int, ...] | None = None,
 ) -> None:
-    """Roll for a Hero of the current seat: choose its player and aim first if asked,
-    then let every Modifier window close unused."""
+    """Roll for a Hero of the current seat: choose its player and name the cards it
+    takes (`aim`, one or several, in the order asked), then let every Modifier window
+    close unused."""
     seat = st.current
     dice(st, *split(total))
     act(st, f"roll:{hero}")
     if target is not None:
-        assert decision(st) == (seat, "target")
-        act(st, f"target:{target}")
-    if aim is not None:
+        choose(st, target)
+    for card in (aim,) if isinstance(aim, int) else aim or ():
         assert decision(st) == (seat, "aim")
-        act(st, f"pick:{aim}")
+        act(st, f"pick:{card}")
     pass_modifiers(st)
 
 
@@ -359,7 +360,7 @@ def tamsin() -> None:
     act(st, f"roll:{hero}")
     assert decision(st) == (0, "target")
     assert set(texts(st)) == {"target:0", "target:1", "target:2"}, "any player, you too"
-    act(st, "target:2")
+    choose(st, 2)
     assert st.hands[2] == [theirs] and st.hands[0] == [mine] and st.hands[1] == []
 
 
@@ -549,7 +550,7 @@ def destroy_case(hero_name: str, roll: int, then_draws: int = 0) -> HereToSlaySt
     dice(st, *split(roll))
     act(st, f"roll:{hero}")
     assert decision(st) == (0, "target") and set(texts(st)) == {"target:1", "target:2"}
-    act(st, "target:1")
+    choose(st, 1)
     assert decision(st) == (0, "aim") and picks(st) == pick_texts(victim, other)
     act(st, f"pick:{victim}")
     pass_modifiers(st)
@@ -592,10 +593,14 @@ def thorgrim() -> None:
     (hero,) = field(st, 0, "Thorgrim Doomhammer")
     a, b, c = field(st, 1, "Nib Quickfingers", "Sly Merrit", "Jory Cutpurse")
     (safe,) = field(st, 2, "Lark the Busker")
-    roll_hero(st, hero, 10, target=1, aim=b)
-    assert st.parties[1] == [a, c] and b in st.discard
-    assert decision(st) == (0, "pick") and picks(st) == pick_texts(a, c), "the second"
+    dice(st, 5, 5)
+    act(st, f"roll:{hero}")
+    act(st, "target:1")
+    assert decision(st) == (0, "aim") and picks(st) == pick_texts(a, b, c)
+    act(st, f"pick:{b}")
+    assert decision(st) == (0, "aim") and picks(st) == pick_texts(a, c), "the second"
     act(st, f"pick:{c}")
+    pass_modifiers(st)
     assert st.parties[1] == [a] and st.discard == [b, c] and st.parties[2] == [safe]
 
 
@@ -608,7 +613,7 @@ def gretta() -> None:
     gauntlet = equip(st, sly, "Leaden Gauntlet")
     dice(st, 2, 3)
     act(st, f"roll:{hero}")
-    act(st, "target:1")
+    choose(st, 1)
     # The data says `what = "item"`, an Item that is not cursed; the card's text says
     # only "an Item" (Kael and Sly say "(not a Cursed Item)" where they mean it).
     assert decision(st) == (0, "aim") and texts(st) == [f"pick:{band}"]
@@ -670,14 +675,14 @@ def oswin() -> None:
         (hero,) = field(st, 1, name)  # STEAL, RETURN, DESTROY a Hero
         dice(st, 6, 6)
         act(st, f"roll:{hero}")
-        act(st, "target:0")
+        choose(st, 0)
         assert texts(st) == [f"pick:{oswin}"], f"{name} cannot choose the warded Hero"
         act(st, f"pick:{oswin}")
         assert st.parties[0] == [pim], f"{name} takes the other one"
     st, oswin, pim = warded_game()
     (fireball,) = give(st, 1, "Fireball")
     act(st, f"play:{fireball}")
-    act(st, "target:0")
+    choose(st, 0)
     assert texts(st) == [f"pick:{oswin}"], "nor a Magic card"
     act(st, f"pick:{oswin}")
     assert st.parties[0] == [pim]
@@ -704,11 +709,13 @@ def seraphine() -> None:
     nib, sly = field(st, 1, "Nib Quickfingers", "Sly Merrit")
     (lark,) = field(st, 2, "Lark the Busker")
     band = equip(st, lark, "Band of Fortune")
-    roll_hero(st, hero, 9)
-    assert decision(st) == (0, "pick") and picks(st) == pick_texts(nib, sly)
+    dice(st, 5, 4)
+    act(st, f"roll:{hero}")
+    assert decision(st) == (0, "aim") and picks(st) == pick_texts(nib, sly)
     act(st, f"pick:{sly}")
-    assert decision(st) == (0, "pick") and texts(st) == [f"pick:{lark}"]
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{lark}"], "each opponent's"
     act(st, f"pick:{lark}")
+    pass_modifiers(st)
     assert st.parties[1] == [nib] and st.hands[1] == [sly]
     assert st.parties[2] == [] and sorted(st.hands[2]) == sorted([lark, band])
 
@@ -765,7 +772,7 @@ def sly() -> None:
     gauntlet = equip(st, jory, "Leaden Gauntlet")
     dice(st, 3, 3)
     act(st, f"roll:{hero}")
-    act(st, "target:1")
+    choose(st, 1)
     assert texts(st) == [f"pick:{copper}"], "not a Cursed Item"
     act(st, f"pick:{copper}")
     pass_modifiers(st)
@@ -976,12 +983,14 @@ def fireball() -> None:
     st = new_game(leaders=PLAIN)
     nib, sly = field(st, 1, "Nib Quickfingers", "Sly Merrit")
     band = equip(st, sly, "Band of Fortune")
+    (lark,) = field(st, 2, "Lark the Busker")
     card = cast(st, "Fireball")
     assert decision(st) == (0, "target") and set(texts(st)) == {"target:1", "target:2"}
     act(st, "target:1")
     assert decision(st) == (0, "pick") and picks(st) == pick_texts(nib, sly)
     act(st, f"pick:{sly}")
     assert st.parties[1] == [nib] and st.discard == [sly, band, card] and st.ap == 2
+    assert st.parties[2] == [lark]
 
 
 @case("Whispered Bargain")
@@ -990,7 +999,7 @@ def bargain() -> None:
     (theirs,) = give(st, 2, "Tempest")
     top = on_top(st, "Gust of Recall")
     card = cast(st, "Whispered Bargain")
-    act(st, "target:2")
+    choose(st, 2)
     assert st.hands[0] == [theirs, *top] and st.hands[2] == [] and st.discard == [card]
 
 
@@ -1011,6 +1020,7 @@ def gust() -> None:
     lark, pim = field(st, 0, "Lark the Busker", "Pim the Apprentice")
     band = equip(st, lark, "Band of Fortune")
     (nib,) = field(st, 1, "Nib Quickfingers")
+    (sly,) = field(st, 2, "Sly Merrit")
     card = cast(st, "Gust of Recall")
     assert decision(st) == (0, "target")
     assert set(texts(st)) == {"target:0", "target:1", "target:2"}, "yours too"
@@ -1018,7 +1028,8 @@ def gust() -> None:
     assert picks(st) == pick_texts(lark, pim)
     act(st, f"pick:{lark}")
     assert st.parties[0] == [pim] and sorted(st.hands[0]) == sorted([lark, band])
-    assert st.parties[1] == [nib] and st.discard == [card] and st.equipped == {}
+    assert st.parties[1] == [nib] and st.parties[2] == [sly]
+    assert st.discard == [card] and st.equipped == {}
 
 
 @case("Forbidden Ritual")
@@ -1026,6 +1037,7 @@ def ritual() -> None:
     st = new_game(leaders=PLAIN)
     lark, pim = field(st, 0, "Lark the Busker", "Pim the Apprentice")
     (nib,) = field(st, 1, "Nib Quickfingers")
+    (sly,) = field(st, 2, "Sly Merrit")
     card = cast(st, "Forbidden Ritual")
     assert decision(st) == (0, "pick") and picks(st) == pick_texts(lark, pim)
     act(st, f"pick:{pim}")
@@ -1034,7 +1046,7 @@ def ritual() -> None:
     act(st, "target:1")
     assert texts(st) == [f"pick:{nib}"]
     act(st, f"pick:{nib}")
-    assert st.parties[0] == [lark, nib] and st.parties[1] == []
+    assert st.parties[0] == [lark, nib] and st.parties[1] == [] and st.parties[2] == [sly]
     assert st.discard == [pim, card]
     # The SACRIFICE is the price: with no Hero to give, no Hero is taken.
     st = new_game(leaders=PLAIN)
@@ -1218,12 +1230,13 @@ def wild_hawk() -> None:
 @case("The Shadow Claw")
 def shadow_claw() -> None:
     st = new_game(3, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage"))
+    (kept,) = give(st, 1, "Tempest")
     (card,) = give(st, 2, "Fireball")
     assert "skill:0" in texts(st)
     act(st, "skill:0")
-    assert st.ap == 2 and decision(st) == (0, "target")
+    assert st.ap == 2 and decision(st) == (0, "target") and texts(st) == ["target:1", "target:2"]
     act(st, "target:2")
-    assert st.hands[0] == [card] and st.hands[2] == []
+    assert st.hands[0] == [card] and st.hands[2] == [] and st.hands[1] == [kept]
     assert "skill:0" not in texts(st), "once per turn"
     act(st, "end")
     assert "skill:0" not in texts(st), "only its owner's"
@@ -1511,7 +1524,7 @@ def wisp_skill() -> None:
     assert nib in st.discard and st.hands[1] == top, "destroyed: its owner draws"
     (fireball,) = give(st, 0, "Fireball")
     act(st, f"play:{fireball}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{sly}")
     assert st.parties[1] == [sly] and double in st.discard
     assert st.hands[1] == top, "the Straw Double went instead: nothing was destroyed"
@@ -1587,13 +1600,12 @@ def lich_skill() -> None:
     (jory,) = field(st, 2, "Jory Cutpurse")
     dice(st, 6, 6)
     act(st, f"roll:{sable}")
-    act(st, "target:1")
-    assert decision(st) == (0, "turn") and st.parties[1] == [nib], "nothing to destroy"
-    (fireball,) = give(st, 0, "Fireball")
-    act(st, f"play:{fireball}")
-    act(st, "target:2")
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{jory}"], "seat 1 is no choice"
     act(st, f"pick:{jory}")
     assert st.parties[2] == [] and st.parties[1] == [nib], "only the slayer's Heroes"
+    (fireball,) = give(st, 0, "Fireball")
+    act(st, f"play:{fireball}")
+    assert decision(st) == (0, "turn") and st.parties[1] == [nib], "nothing to destroy"
 
 
 @case("Bloodhorn Minotaur")

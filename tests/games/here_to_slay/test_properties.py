@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack
+from tavernkeep.engine.events import Event
 from tavernkeep.engine.match import Match
 from tavernkeep.engine.records import parse_record, replay
 from tavernkeep.engine.rng import Rng, derive_seed
@@ -177,6 +179,113 @@ def check_view(st: HereToSlayState, seat: int) -> None:
     mine = {c["id"] for c in view["table"][seat]["hand"]}
     assert not (mine & hidden)
     assert looked <= hidden | set()  # only while looking at a hand, and only that hand
+    # The spectator, and every step, are checked by
+    # test_no_seat_or_spectator_is_shown_a_card_in_another_hand.
+    check_secrets(st, seat, view)
+
+
+# -- secrets: what a seat or a spectator is never shown ---------------------------------
+
+EVERYONE = -1
+CARD_KEYS = frozenset({"card", "hero", "aimed", "onto", "used", "item"})
+"""Keys under which views and events name a main-deck card by its id."""
+UNIQUE: dict[int, dict[int, str]] = {}
+
+
+def secrets(st: HereToSlayState, viewer: int | None) -> set[int]:
+    """The cards in another seat's hand that `viewer` (None: a spectator) was never shown:
+    not pulled or taken by it, not returned, searched or revealed in front of everyone."""
+    out: set[int] = set()
+    for s, hand in enumerate(st.hands):
+        if s == viewer:
+            continue
+        for card in hand:
+            mask = st.known.get(card, 0)
+            shown = mask == EVERYONE if viewer is None else bool(mask & (1 << viewer))
+            if not shown:
+                out.add(card)
+    top = st.stack[-1] if st.stack else None
+    if top is not None and top.kind == "pick" and top.args[0] == "take" and top.seat == viewer:
+        out -= set(st.hands[top.args[2]])  # looking at that hand is what this decision is
+    return out
+
+
+def cards_named(found: object, ids: set[int], words: list[str]) -> None:
+    """Every main-deck card id a view or an event's data names (card faces, and ids under
+    the keys that hold one) into `ids`; every other text in it into `words`."""
+    if type(found) is dict:
+        if "id" in found and "kind" in found and "text" in found:
+            # A card face says which card it shows by its id; a Hero's may carry its Item.
+            ids.add(found["id"])
+            item = found.get("item")
+            if item:
+                ids.add(item["id"])
+            return
+        for key, value in found.items():
+            if key in CARD_KEYS and type(value) is int:
+                ids.add(value)
+            elif key == "aims":
+                ids.update(value)
+            elif key != "result":
+                # The result's tally names cards played in the past, which may be back
+                # in a hand since: it says what was played, not where a card is.
+                cards_named(value, ids, words)
+    elif type(found) is list:
+        for value in found:
+            cards_named(value, ids, words)
+    elif type(found) is str:
+        words.append(found)
+
+
+def unique_names(st: HereToSlayState) -> dict[int, str]:
+    """Cards whose name no other copy shares: a text naming one names that very card."""
+    found = UNIQUE.get(id(st.catalog))
+    if found is None:
+        counts = Counter(card.name for card in st.catalog.cards)
+        cards = st.catalog.cards
+        found = UNIQUE[id(st.catalog)] = {
+            c: card.name for c, card in enumerate(cards) if counts[card.name] == 1
+        }
+    return found
+
+
+def leaked(st: HereToSlayState, hidden: set[int], shown: object, text: str = "") -> list[str]:
+    """The hidden cards `shown` (a view, an event's data) names by id, or any of its texts
+    and `text` by a name no other card has."""
+    ids: set[int] = set()
+    words = [text]
+    cards_named(shown, ids, words)
+    said = "\n".join(words)
+    unique = unique_names(st)
+    named = {st.catalog.cards[c].name for c in ids & hidden}
+    named.update(unique[c] for c in hidden if c in unique and unique[c] in said)
+    return sorted(named)
+
+
+def check_secrets(
+    st: HereToSlayState, viewer: int | None, view: dict[str, Any], events: Sequence[Event] = ()
+) -> None:
+    """Neither `viewer`'s view nor the events as `viewer` sees them name a card that sits
+    in another seat's hand unseen by `viewer`; nor, for the seat to decide, the labels of
+    its choices."""
+    hidden = secrets(st, viewer)
+    if not hidden:
+        return
+    found = leaked(st, hidden, view)
+    assert not found, f"{who(viewer)}'s view names {found}, hidden in another hand"
+    for event in events:
+        seen = event.for_seat(viewer)
+        if seen is not None:
+            found = leaked(st, hidden, seen.data, seen.text)
+            assert not found, f"{who(viewer)} is shown '{seen.text}', naming {found}"
+    if viewer is not None and GAME.actor(st) == viewer:
+        labels = " | ".join(GAME.label(st, a) for a in GAME.legal_actions(st))
+        found = leaked(st, hidden, None, labels)
+        assert not found, f"{who(viewer)}'s choices ({labels}) name {found}"
+
+
+def who(viewer: int | None) -> str:
+    return "the spectator" if viewer is None else f"seat {viewer}"
 
 
 def check_turn_validation(st: HereToSlayState) -> None:
@@ -232,6 +341,48 @@ def play_one(seed: int, pack: Pack[Any] = PACK) -> tuple[str, int]:
     else:
         assert len(result.winners) == 1
     return result.ending, st.players
+
+
+SECRET_GAMES = 24
+DRAWN_CARD_MONSTERS = ("Thornback Bear", "Spellbound Golem", "Iron Gargoyle")
+"""Monsters whose skills act on a card their slayer has just drawn."""
+
+
+def turn_up(st: HereToSlayState, names: Sequence[str]) -> None:
+    """Put these Monsters face up in place of the others, for random games to slay."""
+    wanted = [[m.name for m in st.catalog.monsters].index(name) for name in names]
+    others = [m for m in st.row if m not in wanted]
+    for m in wanted:
+        if m not in st.row:
+            out = others.pop()
+            st.row[st.row.index(out)] = m
+            st.monster_deck[st.monster_deck.index(m)] = out
+
+
+def test_no_seat_or_spectator_is_shown_a_card_in_another_hand() -> None:
+    """Every seat's view, the spectator's, the events as each sees them and the labels of
+    the choices of the seat to decide, after every action of random games. The Monsters
+    that act on a drawn card are face up from the start, so that in many games their
+    slayers draw, play at once and reveal (issue 23 found their drawn cards named to the
+    whole table)."""
+    for seed in range(SECRET_GAMES):
+        rng = Rng(derive_seed(seed, "here-to-slay-secrets"))
+        options = {"players": 2 + rng.below(5), "ask_everyone": rng.below(4) != 0}
+        st = GAME.setup(GAME.make_config(options), seed, PACK)
+        turn_up(st, DRAWN_CARD_MONSTERS)
+        viewers: list[int | None] = [*range(st.players), None]
+        events: list[Event] = []
+        while True:
+            # A reshuffle can put a card an earlier event named in the face-up discard
+            # pile into a hand: only the events after it speak of hands as they are now.
+            kinds = [e.kind for e in events]
+            since = len(kinds) - kinds[::-1].index("reshuffle") if "reshuffle" in kinds else 0
+            for viewer in viewers:
+                check_secrets(st, viewer, GAME.view(st, viewer), events[since:])
+            if GAME.actor(st) is None:
+                break
+            actions = GAME.legal_actions(st)
+            events = GAME.apply(st, actions[rng.below(len(actions))])
 
 
 @pytest.mark.parametrize("block", range(4))

@@ -12,6 +12,7 @@ import pytest
 from here_to_slay_helpers import (
     act,
     card_ids,
+    choose,
     decision,
     dice,
     equip,
@@ -301,14 +302,14 @@ def test_a_destroyed_hero_takes_its_item_and_a_decoy_goes_instead() -> None:
     decoy = equip(st, guarded, "Straw Double")
     dice(st, 6, 6)
     act(st, f"roll:{fighter}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{victim}")
     assert victim in st.discard and band in st.discard and victim not in st.equipped
     field_again = [h for h in st.parties[1]]
     assert field_again == [guarded]
     (fireball,) = give(st, 0, "Fireball")
     act(st, f"play:{fireball}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{guarded}")
     assert guarded in st.parties[1] and decoy in st.discard and guarded not in st.equipped
     assert other in st.parties[0]
@@ -321,7 +322,7 @@ def test_steal_a_hero_with_its_item() -> None:
     band = equip(st, victim, "Band of Fortune")
     dice(st, 6, 6)
     act(st, f"roll:{thief}")
-    act(st, "target:2")
+    choose(st, 2)
     act(st, f"pick:{victim}")
     assert victim in st.parties[0] and st.equipped[victim] == band
 
@@ -332,7 +333,7 @@ def test_look_and_take_shows_the_hand_to_the_taker_only() -> None:
     (hidden,) = give(st, 1, "Fireball")
     dice(st, 6, 6)
     act(st, f"roll:{lira}")
-    act(st, "target:1")
+    choose(st, 1)
     assert [c["id"] for c in GAME.view(st, 0)["decision"]["looking_at"]] == [hidden]
     assert "looking_at" not in GAME.view(st, 2)["decision"]
     act(st, f"pick:{hidden}")
@@ -493,7 +494,7 @@ def test_a_warded_hero_cannot_be_destroyed_until_its_owners_next_turn() -> None:
     (sable,) = field(st, 1, "Sable Warbrand")
     dice(st, 6, 6)
     act(st, f"roll:{sable}")
-    act(st, "target:0")
+    choose(st, 0)
     assert oswin in st.parties[0], "nothing to destroy: the step does nothing"
     act(st, "end")
     act(st, "end")
@@ -533,7 +534,7 @@ def test_the_hollow_king_may_steal_instead_of_destroying() -> None:
     (victim,) = field(st, 1, "Nib Quickfingers")
     dice(st, 6, 6)
     act(st, f"roll:{sable}")
-    act(st, "target:1")
+    choose(st, 1)
     act(st, f"pick:{victim}")  # aimed before the roll; destroy or steal is chosen after
     assert set(texts(st)) == {f"pick:{victim}", f"steal:{victim}"}
     act(st, f"steal:{victim}")
@@ -547,7 +548,7 @@ def test_the_deathless_lich_protects_heroes_from_destruction() -> None:
     (victim,) = field(st, 1, "Nib Quickfingers")
     dice(st, 6, 6)
     act(st, f"roll:{sable}")
-    act(st, "target:1")
+    choose(st, 1)
     assert victim in st.parties[1] and decision(st) == (0, "turn")
 
 
@@ -600,8 +601,7 @@ def test_the_shadow_claw_pulls_once_a_turn_for_one_action_point() -> None:
     act(st, "end")
     give(st, 0, "Fireball")
     assert "skill:0" in texts(st)
-    act(st, "skill:0")
-    act(st, "target:0")
+    act(st, "skill:0")  # seat 0, the only one holding a card, is chosen without a question
     assert len(st.hands[1]) == 1 and st.ap == 2
     assert "skill:0" not in texts(st)
 
@@ -629,6 +629,7 @@ def test_a_pulled_card_is_named_only_to_the_two_players() -> None:
     st = new_game()
     (nib,) = field(st, 0, "Nib Quickfingers")
     (secret,) = give(st, 1, "Fireball")
+    give(st, 2, "Tempest")
     dice(st, 6, 6)
     events = []
     events += GAME.apply(st, Action("roll", nib))
@@ -646,16 +647,127 @@ def test_the_hero_to_destroy_is_chosen_before_the_roll_for_all_to_see() -> None:
     give(st, 1, "Hex of Weakness")
     dice(st, 4, 4)
     act(st, f"roll:{sable}")
-    act(st, "target:1")
+    choose(st, 1)
     assert decision(st) == (0, "aim")
     assert texts(st) == [f"pick:{first}", f"pick:{second}"]
     act(st, f"pick:{second}")
     assert decision(st) == (1, "modifier"), "seat 1 decides knowing what is aimed at"
     assert GAME.view(st, 1)["hero_rolls"] == [
-        {"seat": 0, "hero": sable, "target": 1, "aimed": second}
+        {"seat": 0, "hero": sable, "target": 1, "aimed": second, "aims": [second]}
     ]
     act(st, "pass")
     assert second in st.discard and first in st.parties[1], "8 meets 7+: the aimed Hero goes"
+
+
+def test_a_hero_with_two_targets_names_both_before_the_window() -> None:
+    st = new_game()
+    (thorgrim,) = field(st, 0, "Thorgrim Doomhammer")
+    a, b, c = field(st, 1, "Nib Quickfingers", "Sly Merrit", "Jory Cutpurse")
+    field(st, 2, "Lark the Busker")
+    give(st, 1, "Hex of Weakness")
+    dice(st, 5, 5)
+    act(st, f"roll:{thorgrim}")
+    choose(st, 1)
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{a}", f"pick:{b}", f"pick:{c}"]
+    act(st, f"pick:{b}")
+    assert decision(st) == (0, "aim"), "the second Hero is named before the roll too"
+    assert texts(st) == [f"pick:{a}", f"pick:{c}"]
+    act(st, f"pick:{c}")
+    assert decision(st) == (1, "modifier"), "seat 1 decides knowing both"
+    (pending,) = GAME.view(st, 1)["hero_rolls"]
+    assert pending["target"] == 1 and pending["aims"] == [b, c]
+    act(st, "pass")
+    assert st.parties[1] == [a] and st.discard == [b, c]
+    assert decision(st) == (0, "turn"), "nothing is left to choose after the roll"
+
+
+def test_a_hero_that_takes_from_each_opponent_names_every_card_before_the_window() -> None:
+    st = new_game()
+    (seraphine,) = field(st, 0, "Seraphine Dawnward")
+    nib, sly = field(st, 1, "Nib Quickfingers", "Sly Merrit")
+    (lark,) = field(st, 2, "Lark the Busker")
+    give(st, 2, "Hex of Weakness")
+    dice(st, 5, 4)
+    act(st, f"roll:{seraphine}")
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{nib}", f"pick:{sly}"]
+    act(st, f"pick:{sly}")
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{lark}"]
+    act(st, f"pick:{lark}")
+    assert decision(st) == (2, "modifier")
+    assert GAME.view(st, 2)["hero_rolls"][0]["aims"] == [sly, lark]
+    act(st, "pass")
+    assert st.parties[1] == [nib] and st.hands[1] == [sly] and st.parties[2] == []
+    assert lark in st.hands[2] and decision(st) == (0, "turn")
+
+
+def test_a_hero_aimed_at_a_hero_that_is_gone_lets_its_roller_choose_again() -> None:
+    st = new_game()
+    (thorgrim,) = field(st, 0, "Thorgrim Doomhammer")
+    a, b, c = field(st, 1, "Nib Quickfingers", "Sly Merrit", "Jory Cutpurse")
+    give(st, 1, "Hex of Weakness")
+    dice(st, 5, 5)
+    act(st, f"roll:{thorgrim}")
+    choose(st, 1)
+    act(st, f"pick:{b}")
+    act(st, f"pick:{c}")
+    assert decision(st) == (1, "modifier")
+    st.parties[1].remove(b)  # gone before the window closed (returned, say)
+    st.hands[1].append(b)
+    act(st, "pass")
+    assert st.discard == [c], "the Hero still there goes"
+    assert decision(st) == (0, "pick") and texts(st) == [f"pick:{a}"]
+
+
+def test_the_hollow_king_may_steal_one_of_two_heroes_and_destroy_or_steal_the_other() -> None:
+    st = new_game()
+    slain_by(st, 0, "The Hollow King")
+    (thorgrim,) = field(st, 0, "Thorgrim Doomhammer")
+    a, b = field(st, 1, "Nib Quickfingers", "Sly Merrit")
+    dice(st, 6, 6)
+    act(st, f"roll:{thorgrim}")
+    act(st, f"pick:{a}")
+    act(st, f"pick:{b}")
+    assert set(texts(st)) == {f"pick:{a}", f"steal:{a}"}
+    act(st, f"steal:{a}")
+    assert set(texts(st)) == {f"pick:{b}", f"steal:{b}"}, "the second is still a DESTROY"
+    act(st, f"pick:{b}")
+    assert st.parties[0] == [thorgrim, a] and st.discard == [b]
+
+
+def test_the_shadow_claw_is_offered_only_when_an_opponent_holds_a_card() -> None:
+    st = new_game(3, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage"))
+    give(st, 0, "Fireball")
+    assert "skill:0" not in texts(st), "its own hand is no one to PULL from"
+    (tempest,) = give(st, 2, "Tempest")
+    assert "skill:0" in texts(st)
+    act(st, "skill:0")
+    assert decision(st) == (0, "turn"), "the only opponent holding a card: no question"
+    assert tempest in st.hands[0] and st.ap == 2
+
+
+def test_the_shadow_claw_chooses_among_the_opponents_holding_cards() -> None:
+    st = new_game(4, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage", "The Iron Boar"))
+    give(st, 1, "Fireball")
+    (tempest,) = give(st, 3, "Tempest")
+    act(st, "skill:0")
+    assert decision(st) == (0, "target") and texts(st) == ["target:1", "target:3"]
+    choose(st, 3)
+    assert st.hands[0] == [tempest]
+
+
+def test_a_hero_effect_chooses_only_among_players_it_can_reach() -> None:
+    st = new_game()
+    (nib,) = field(st, 0, "Nib Quickfingers")
+    (sable,) = field(st, 0, "Sable Warbrand")
+    (fireball,) = give(st, 2, "Fireball")
+    (lark,) = field(st, 1, "Lark the Busker")
+    dice(st, 3, 3, 4, 4)
+    act(st, f"roll:{nib}")
+    assert decision(st) == (0, "turn") and st.hands[0] == [fireball], "only seat 2 holds cards"
+    act(st, f"roll:{sable}")
+    assert decision(st) == (0, "aim") and texts(st) == [f"pick:{lark}"], "only seat 1 has Heroes"
+    act(st, f"pick:{lark}")
+    assert lark in st.discard
 
 
 TINY_PACK = """

@@ -124,6 +124,34 @@ def test_a_hero_roll_names_its_hero_and_the_roll_it_needs() -> None:
     assert f"Player {pending['seat'] + 1} rolls for {hero['name']} ({hero['roll']}+)" in text
 
 
+def test_a_hero_roll_with_two_targets_shows_both() -> None:
+    def aimed_twice(st: HereToSlayState) -> bool:
+        if not any(f.kind == "hero_result" for f in st.stack):
+            return False
+        return len(GAME.view(st, None)["hero_rolls"][-1].get("aims", [])) > 1
+
+    st = play_until(aimed_twice)
+    view = GAME.view(st, None)
+    text = " ".join(screen(view).split())
+    first, second = view["hero_rolls"][-1]["aims"][:2]
+    names = {h["id"]: h["name"] for s in view["table"] for h in s["party"]}
+    assert f"aimed at {names[first]} and {names[second]}" in text
+
+
+def test_a_card_to_play_at_once_is_not_named_to_the_others() -> None:
+    def drawn_to_play(st: HereToSlayState) -> bool:
+        top = st.stack[-1] if st.stack else None
+        return top is not None and top.kind == "play_now" and st.known.get(top.args[0]) is None
+
+    st = play_until(drawn_to_play)
+    top = st.stack[-1]
+    name = GAME.catalog(PACK.content).cards[top.args[0]].name
+    owner = " ".join(screen(GAME.view(st, top.seat)).split())
+    other = " ".join(screen(GAME.view(st, (top.seat + 1) % st.players)).split())
+    assert f"may play {name} at once" in owner
+    assert "may play the card just drawn at once" in other and f"play {name}" not in other
+
+
 def test_a_challenge_window_says_who_may_challenge_what() -> None:
     st = play_until(lambda s: bool(s.stack) and s.stack[-1].kind == "challenge")
     seat = GAME.actor(st)

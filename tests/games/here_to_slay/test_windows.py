@@ -11,6 +11,7 @@ from __future__ import annotations
 from here_to_slay_helpers import (
     act,
     act_events,
+    choose,
     decision,
     dice,
     field,
@@ -149,10 +150,10 @@ def test_a_drawn_magic_card_played_at_once_can_be_challenged() -> None:
     assert st.parties[1] == [nib] and fireball in st.discard and st.ap == 2
 
 
-def test_a_card_played_at_once_on_another_players_turn_is_challenged_from_its_left() -> None:
+def played_at_once_off_turn(**options: object) -> tuple[HereToSlayState, int, int]:
     """Tamsin makes seat 1 DRAW an Item; seat 1 slew the Bear, so it may play the Item at
-    once on seat 0's turn. The window opens left of seat 1 and reaches seat 0 last."""
-    st = new_game(4, FOUR)
+    once on seat 0's turn. Every seat holds a Challenge."""
+    st = new_game(4, FOUR, **options)
     slain_by(st, 1, "Thornback Bear")
     (tamsin,) = field(st, 0, "Tamsin Silvertongue")
     (nib,) = field(st, 1, "Nib Quickfingers")
@@ -161,9 +162,22 @@ def test_a_card_played_at_once_on_another_players_turn_is_challenged_from_its_le
         give(st, seat, "Not So Fast!")
     dice(st, 4, 4)
     act(st, f"roll:{tamsin}")
-    act(st, "target:1")
+    choose(st, 1)
     assert decision(st) == (1, "play_now") and texts(st) == [f"play:{band},{nib}", "skip"]
     act(st, f"play:{band},{nib}")
+    return st, nib, band
+
+
+def test_a_card_played_at_once_on_another_players_turn_cannot_be_challenged() -> None:
+    # The rulebook: a Challenge is played "on that player's turn" (RULES 12).
+    st, nib, band = played_at_once_off_turn()
+    assert st.equipped == {nib: band} and decision(st) == (0, "turn") and st.ap == 2
+    assert st.discard == [], "no Challenge was played"
+
+
+def test_with_challenge_off_turn_it_is_challenged_from_its_left() -> None:
+    """The other reading: the window opens left of seat 1 and reaches seat 0 last."""
+    st, nib, band = played_at_once_off_turn(challenge_off_turn=True)
     assert pass_until_closed(st, "challenge") == [2, 3, 0]
     assert st.equipped == {nib: band} and decision(st) == (0, "turn") and st.ap == 2
 
@@ -373,3 +387,84 @@ def test_by_default_every_seat_is_asked_even_with_nothing_to_play() -> None:
     # Nobody holds a Modifier, and all four are asked, from the roller round the table.
     assert pass_until_closed(st, "modifier") == [0, 1, 2, 3]
     assert lark in st.parties[0] and len(st.hands[0]) == 1, "Lark's DRAW happened"
+
+
+# -- a drawn card stays in its drawer's hand, unseen, until it is played -----------------
+
+OTHERS = (1, 2, None)
+"""The other seats of a three-player game, and a spectator."""
+
+
+def drawing(monster: str, card: str) -> tuple[HereToSlayState, int, int]:
+    """Seat 0 slew `monster` and has Pim in its Party; `card` is on top of the deck.
+    Every seat is asked in every window (the default)."""
+    st = new_game(3, FOUR[:3], ask_everyone=True)
+    slain_by(st, 0, monster)
+    (pim,) = field(st, 0, "Pim the Apprentice")
+    (top,) = on_top(st, card)
+    return st, pim, top
+
+
+def shown_to_others(st: HereToSlayState, text: str) -> list[object]:
+    """Seat 0 does `text`: what seats 1 and 2 and a spectator are shown of it, each its
+    view and the events as it sees them."""
+    events = act_events(st, text)
+    return [(GAME.view(st, s), [e.for_seat(s) for e in events]) for s in OTHERS]
+
+
+def test_a_card_drawn_for_the_bear_is_named_to_its_drawer_alone_until_played() -> None:
+    st, pim, band = drawing("Thornback Bear", "Band of Fortune")
+    act(st, "draw")
+    assert decision(st) == (0, "play_now") and texts(st) == [f"play:{band},{pim}", "skip"]
+    assert GAME.view(st, 0)["decision"]["card"]["id"] == band
+    for seat in OTHERS:
+        assert "card" not in GAME.view(st, seat)["decision"], "only its drawer knows it"
+    act(st, f"play:{band},{pim}")
+    assert decision(st) == (1, "challenge") and GAME.view(st, 1)["playing"][0]["id"] == band
+
+
+def test_declining_the_bear_tells_no_one_whether_an_item_was_drawn() -> None:
+    st, _, band = drawing("Thornback Bear", "Band of Fortune")
+    seen = [shown_to_others(st, "draw")]
+    assert decision(st) == (0, "play_now") and "skip" in texts(st)
+    seen.append(shown_to_others(st, "skip"))
+    other, _, _ = drawing("Thornback Bear", "Fireball")
+    unseen = [shown_to_others(other, "draw")]
+    assert decision(other) == (0, "play_now") and texts(other) == ["pass"], "asked all the same"
+    unseen.append(shown_to_others(other, "pass"))
+    assert seen == unseen
+    assert decision(st) == decision(other) == (0, "turn") and band in st.hands[0]
+
+
+def test_declining_the_golem_tells_no_one_whether_a_magic_card_was_drawn() -> None:
+    st, _, fireball = drawing("Spellbound Golem", "Fireball")
+    seen = [shown_to_others(st, "draw")]
+    assert decision(st) == (0, "play_now") and texts(st) == [f"play:{fireball}", "skip"]
+    seen.append(shown_to_others(st, "skip"))
+    other, _, _ = drawing("Spellbound Golem", "Sable Warbrand")
+    unseen = [shown_to_others(other, "draw")]
+    assert decision(other) == (0, "play_now") and texts(other) == ["pass"], "not a Magic card"
+    unseen.append(shown_to_others(other, "pass"))
+    assert seen == unseen
+
+
+def test_declining_the_iron_gargoyle_tells_no_one_whether_a_modifier_was_drawn() -> None:
+    st, _, fickle = drawing("Iron Gargoyle", "Fickle Fortune")
+    seen = [shown_to_others(st, "draw")]
+    assert decision(st) == (0, "may") and texts(st) == ["use", "skip"]
+    seen.append(shown_to_others(st, "skip"))
+    other, _, _ = drawing("Iron Gargoyle", "Fireball")
+    unseen = [shown_to_others(other, "draw")]
+    assert decision(other) == (0, "may") and texts(other) == ["pass"], "asked all the same"
+    unseen.append(shown_to_others(other, "pass"))
+    assert seen == unseen
+    assert st.hands[0] == [fickle] and fickle not in st.known, "never revealed"
+
+
+def test_without_asking_everyone_only_a_card_of_the_kind_is_asked_about() -> None:
+    # ask_everyone=false trades this secret for fewer decisions, as for the windows.
+    st = new_game(3, FOUR[:3])
+    slain_by(st, 0, "Iron Gargoyle")
+    on_top(st, "Fireball")
+    act(st, "draw")
+    assert decision(st) == (0, "turn")

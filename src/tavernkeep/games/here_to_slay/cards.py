@@ -32,6 +32,12 @@ PLAYABLE = frozenset({HERO, ITEM, CURSED, MAGIC})
 """Kinds played from a hand for an action point (and open to a Challenge)."""
 
 TARGETING = frozenset({"chosen_opponent", "chosen_player"})
+DRAWN_KINDS = {"on_draw_item": "any_item", "on_draw_magic": "magic", "on_draw_modifier": "modifier"}
+"""The skill triggers set off by drawing a card, and the kind of card each is about."""
+AIMED_FROM = frozenset({"chosen_opponent", "chosen_player", "each_opponent", "each_player"})
+"""Whose Party a step can take from for its card to be named before a Hero's roll: the
+chosen player's, each opponent's or each player's (RULES 16); a step on the roller's own
+Party names its card after the roll, and a Hero has no challenger."""
 
 
 def _by_constructor(obj: Any) -> tuple[type, tuple[Any, ...]]:
@@ -77,9 +83,13 @@ class Catalog:
     targets: tuple[str, ...]
     """For each effect: '' when no step names a chosen player, else the widest choice
     ('chosen_player' lets the player choose themselves)."""
-    aims: tuple[int, ...]
-    """For each effect: the step whose card a Hero's roller chooses before rolling (the
-    first DESTROY, STEAL or RETURN from the chosen player, RULES 16), or -1."""
+    aims: tuple[tuple[int, ...], ...]
+    """For each effect: the steps whose cards a Hero's roller names before rolling, every
+    DESTROY, STEAL or RETURN from other players' Parties (RULES 16)."""
+    drawn_kinds: tuple[str, ...]
+    """For each effect: the kind of card whose drawing sets it off (a skill's effect with
+    an on_draw trigger, 'any_item', 'magic' or 'modifier'), else 'card'. A card played
+    at once by such an effect must be of that kind."""
     leader_effect: tuple[int, ...]
     monster_effect: tuple[int, ...]
     punishment: tuple[int, ...]
@@ -168,6 +178,14 @@ def build(content: HereToSlayPack) -> Catalog:
     monster_effect = tuple(number(monster.skill.effect) for monster in content.monster)
     punishment = tuple(number(monster.punishment) for monster in content.monster)
 
+    drawn_kinds = ["card"] * len(effects)
+    skill_effects: list[tuple[Skill | None, int]] = [(c.skill, c.skill_effect) for c in cards]
+    skill_effects.extend(zip([ld.skill for ld in content.leader], leader_effect, strict=True))
+    skill_effects.extend(zip([m.skill for m in content.monster], monster_effect, strict=True))
+    for skill, eid in skill_effects:
+        if skill is not None and eid >= 0 and skill.trigger in DRAWN_KINDS:
+            drawn_kinds[eid] = DRAWN_KINDS[skill.trigger]
+
     targets: list[str] = []
     for steps in effects:
         named = Counter([s.who for s in steps] + [s.from_ for s in steps if s.from_ is not None])
@@ -178,13 +196,10 @@ def build(content: HereToSlayPack) -> Catalog:
         else:
             targets.append("")
     aims = tuple(
-        next(
-            (
-                i
-                for i, s in enumerate(steps)
-                if s.verb in ("destroy", "steal", "return") and s.from_ in TARGETING
-            ),
-            -1,
+        tuple(
+            i
+            for i, s in enumerate(steps)
+            if s.verb in ("destroy", "steal", "return") and s.from_ in AIMED_FROM
         )
         for steps in effects
     )
@@ -195,6 +210,7 @@ def build(content: HereToSlayPack) -> Catalog:
         effects=tuple(effects),
         targets=tuple(targets),
         aims=aims,
+        drawn_kinds=tuple(drawn_kinds),
         leader_effect=leader_effect,
         monster_effect=monster_effect,
         punishment=punishment,

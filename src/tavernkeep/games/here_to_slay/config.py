@@ -30,7 +30,13 @@ class HereToSlayConfig(BaseModel):
     ask_everyone: bool = Field(
         default=True,
         description="ask every seat in each Challenge and Modifier window, even one with "
-        "nothing to play, so that nobody learns who holds what (false: skip them, faster)",
+        "nothing to play, and a Monster's 'play it at once' or 'reveal it' after every card "
+        "drawn, so that nobody learns who holds what (false: skip them, faster)",
+    )
+    challenge_off_turn: bool = Field(
+        default=False,
+        description="a card played at once on another player's turn may be challenged too "
+        "(the rulebook's Challenge is played on the turn of the player it stops)",
     )
     turn_limit: int = Field(
         default=400, ge=0, description="end with no winner after this many turns (0: never)"

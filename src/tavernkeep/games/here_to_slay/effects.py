@@ -1,7 +1,7 @@
 """The effect interpreter: the content's steps (verbs and named effects) as frames.
 
 An effect frame is `Decision(owner, "effect", (effect, next step, chosen player,
-challenger, card the last step gave, source card, card aimed at before the roll))`.
+challenger, card the last step gave, source card, cards named before the roll))`.
 It does one step at a time; a step that needs a choice pushes a "pick" or "target"
 frame above the effect frame, which goes on with the next step when the choice is made.
 Nothing is a suspended generator, so a half-done effect clones and pickles like the
@@ -24,6 +24,7 @@ from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 from tavernkeep.games.here_to_slay.table import (
     PAST,
     Events,
+    aimed_at,
     choosable,
     discard_from_hand,
     draw,
@@ -35,24 +36,12 @@ from tavernkeep.games.here_to_slay.table import (
     player,
     remove_hero,
     say,
+    seats_of,
     unequip,
 )
 
 EVERYONE = -1
 """A `known` mask with every seat's bit set: the card was shown to the table."""
-
-
-def seats_of(st: HereToSlayState, spec: str, owner: int, target: int, challenger: int) -> list[int]:
-    n = st.players
-    if spec == "self":
-        return [owner]
-    if spec == "chosen_player" or spec == "chosen_opponent":
-        return [target] if target != NONE else []
-    if spec == "each_opponent":
-        return [(owner + k) % n for k in range(1, n)]
-    if spec == "each_player":
-        return [(owner + k) % n for k in range(n)]
-    return [challenger] if challenger != NONE else []
 
 
 def step_scope(step: Step) -> str:
@@ -99,9 +88,9 @@ def run_effect(st: HereToSlayState, ev: Events, confirmed: bool = False) -> None
     step = steps[index]
     scope = step_scope(step)
     if scope and target == NONE:
-        candidates = choosable(st, owner, scope)
+        candidates = choosable(st, owner, scope, eid)
         if len(candidates) > 1:
-            st.stack.append(Decision(owner, "target", (scope,)))
+            st.stack.append(Decision(owner, "target", (scope, eid)))
             return
         target = candidates[0] if candidates else NONE
     if not confirmed and asks_first(step):
@@ -113,30 +102,31 @@ def run_effect(st: HereToSlayState, ev: Events, confirmed: bool = False) -> None
     if step.cost and not can_pay(st, owner, step):
         say(ev, "unpaid", f"{player(owner)} has nothing to {step.verb}: the rest is not done")
         return
-    if index != st.catalog.aims[eid]:
-        aimed = NONE
-    gained = do_step(st, owner, step, target, challenger, last, source, aimed, ev)
+    gained = do_step(st, owner, eid, index, target, challenger, last, source, aimed, ev)
     if st.ending:
         return
     # Under whatever the step pushed (choices, triggers), so the effect goes on after it.
-    after = (eid, index + 1, target, challenger, gained, source, NONE)
+    after = (eid, index + 1, target, challenger, gained, source, aimed)
     st.stack.insert(at, Decision(owner, "effect", after))
 
 
 def do_step(
     st: HereToSlayState,
     owner: int,
-    step: Step,
+    eid: int,
+    index: int,
     target: int,
     challenger: int,
     last: int,
     source: int,
-    aimed: int,
+    aimed: tuple[int, ...],
     ev: Events,
 ) -> int:
-    """One step; the card it put in the owner's hand (for `play_at_once`), else NONE."""
+    """Step `index` of effect `eid`; the card it put in the owner's hand (for
+    `play_at_once`), else NONE."""
+    step = st.catalog.effects[eid][index]
     if step.named is not None:
-        return do_named(st, owner, step, target, last, source, ev)
+        return do_named(st, owner, step, eid, target, last, source, ev)
     verb = step.verb
     what = step.kind
     optional = int(step.optional)
@@ -148,11 +138,11 @@ def do_step(
                 gained = got
     elif verb == "discard" or verb == "sacrifice":
         for seat in reversed(seats_of(st, step.who, owner, target, challenger)):
-            st.stack.append(Decision(seat, "pick", (verb, what, NONE, step.count, optional, NONE)))
+            st.stack.append(Decision(seat, "pick", (verb, what, NONE, step.count, optional, ())))
     elif verb == "destroy" or verb == "steal" or verb == "return":
         assert step.from_ is not None
         for seat in reversed(seats_of(st, step.from_, owner, target, challenger)):
-            aim = aimed if seat == target else NONE
+            aim = aimed_at(st, owner, eid, target, aimed, index, seat) if aimed else ()
             st.stack.append(Decision(owner, "pick", (verb, what, seat, step.count, optional, aim)))
     elif verb == "pull":
         assert step.from_ is not None
@@ -164,9 +154,9 @@ def do_step(
                 gained = hand[st.rng.below(len(hand))]
                 hand_to_hand(st, gained, seat, owner, "pull", "PULLS", "", ev)
     elif verb == "search":
-        st.stack.append(Decision(owner, "pick", ("search", what, NONE, step.count, optional, NONE)))
+        st.stack.append(Decision(owner, "pick", ("search", what, NONE, step.count, optional, ())))
     elif verb == "attack" or verb == "slay":
-        st.stack.append(Decision(owner, "pick", (verb, "monster", NONE, 1, optional, NONE)))
+        st.stack.append(Decision(owner, "pick", (verb, "monster", NONE, 1, optional, ())))
     else:
         # CHALLENGE as a step needs a card being played within reach, which no effect run
         # from a Hero, Magic card or skill has; it does nothing.
@@ -213,12 +203,19 @@ def hand_to_hand(
 
 
 def do_named(
-    st: HereToSlayState, owner: int, step: Step, target: int, last: int, source: int, ev: Events
+    st: HereToSlayState,
+    owner: int,
+    step: Step,
+    eid: int,
+    target: int,
+    last: int,
+    source: int,
+    ev: Events,
 ) -> int:
     named = step.named
     optional = int(step.optional)
     if named == "encore":
-        st.stack.append(Decision(owner, "pick", ("encore", HERO, source, 1, optional, NONE)))
+        st.stack.append(Decision(owner, "pick", ("encore", HERO, source, 1, optional, ())))
     elif named == "plus_one_rolls_this_turn":
         st.boost[owner] += 1
         say(ev, "boost", f"{player(owner)}'s rolls get +1 this turn", seat=owner)
@@ -226,19 +223,22 @@ def do_named(
         st.attack_boost[owner] += 2
         say(ev, "boost", f"{player(owner)}'s next ATTACK gets +2", seat=owner)
     elif named == "ward_hero":
-        st.stack.append(Decision(owner, "pick", ("ward", HERO, NONE, 1, optional, NONE)))
+        st.stack.append(Decision(owner, "pick", ("ward", HERO, NONE, 1, optional, ())))
     elif named == "replace_monster":
-        st.stack.append(Decision(owner, "pick", ("replace", "monster", NONE, 1, optional, NONE)))
+        st.stack.append(Decision(owner, "pick", ("replace", "monster", NONE, 1, optional, ())))
     elif named == "look_and_take":
         if target != NONE:
-            st.stack.append(Decision(owner, "pick", ("take", "card", target, 1, optional, NONE)))
+            st.stack.append(Decision(owner, "pick", ("take", "card", target, 1, optional, ())))
     elif named == "two_more_action_points":
         if st.current == owner:
             st.ap += 2
             say(ev, "boost", f"{player(owner)} gains 2 action points", seat=owner)
     elif named == "play_at_once":
-        if last != NONE and last in st.hands[owner]:
-            st.stack.append(Decision(owner, "play_now", (last, int(step.optional))))
+        # Asked even if the card has left the hand (only "pass" is offered then), so that
+        # every card drawn still gets its one question (RULES 38).
+        if last != NONE:
+            what = st.catalog.drawn_kinds[eid]
+            st.stack.append(Decision(owner, "play_now", (last, int(step.optional), what)))
     elif named == "reveal_drawn_card":
         if last != NONE:
             st.known[last] = EVERYONE
@@ -274,7 +274,7 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
     if action.kind == "skip":
         return
     seat = frame.seat
-    verb, what, source, count, optional, _ = frame.args
+    verb, what, source, count, optional, aimed = frame.args
     card = int(action.args[0])
     gained = NONE
     if action.kind == "steal":
@@ -366,7 +366,11 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
     if st.ending:
         return
     if count > 1:
-        st.stack.insert(at, Decision(seat, "pick", (verb, what, source, count - 1, optional, NONE)))
+        # The frame's own verb: a DESTROY that stole one card (the Hollow King) is still a
+        # DESTROY for the next.
+        rest = tuple([c for c in aimed if c != card])
+        again = (frame.args[0], what, source, count - 1, optional, rest)
+        st.stack.insert(at, Decision(seat, "pick", again))
     if gained != NONE:
         for i in range(at - 1, -1, -1):
             below = st.stack[i]

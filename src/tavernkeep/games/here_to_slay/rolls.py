@@ -18,6 +18,7 @@ from tavernkeep.games.here_to_slay.table import (
     THREE_MONSTERS,
     Events,
     aim_actions,
+    aim_slots,
     card_of,
     choosable,
     distinct,
@@ -169,41 +170,42 @@ def modify(st: HereToSlayState, seat: int, action: Action, ev: Events) -> None:
         fire(st, (seat + k) % st.players, "on_any_modifier")
 
 
-NO_AIM = -2
-"""A Hero roll that was offered its aim and had nothing to aim at."""
-
-
 def begin_hero_roll(st: HereToSlayState, seat: int, hero: int, ev: Events) -> None:
-    """Choose the effect's player first, so others may wait for the target (RULES 16)."""
+    """Choose the effect's player first, so others may wait for the target (RULES 16).
+    The frame's args: (Hero, chosen player, cards named so far)."""
     st.rolled.append(hero)
     st.tally[seat, "hero rolled", name(st, hero)] += 1
     say(ev, "hero-roll", f"{player(seat)} rolls for {name(st, hero)}", seat=seat, hero=hero)
-    st.stack.append(Decision(seat, "hero_roll", (hero, NONE, NONE)))
-    scope = st.catalog.targets[card_of(st, hero).effect]
+    st.stack.append(Decision(seat, "hero_roll", (hero, NONE, ())))
+    eid = card_of(st, hero).effect
+    scope = st.catalog.targets[eid]
     if scope:
-        candidates = choosable(st, seat, scope)
+        candidates = choosable(st, seat, scope, eid)
         if len(candidates) == 1:
-            st.stack[-1] = Decision(seat, "hero_roll", (hero, candidates[0], NONE))
-        else:
-            st.stack.append(Decision(seat, "target", (scope,)))
+            st.stack[-1] = Decision(seat, "hero_roll", (hero, candidates[0], ()))
+        elif candidates:
+            st.stack.append(Decision(seat, "target", (scope, eid)))
 
 
 def hero_roll(st: HereToSlayState, ev: Events) -> None:
-    """Aim first, then roll: the Hero to steal is chosen before the window (RULES 16)."""
+    """Name every card the effect takes from another Party, then roll: others may wait
+    for all of the targets before the window (RULES 16)."""
     frame = st.stack[-1]
-    hero, target, aimed = frame.args
+    hero, target, aims = frame.args
     seat = frame.seat
     eid = card_of(st, hero).effect
-    aim = st.catalog.aims[eid]
-    if aim != NONE and target != NONE and aimed == NONE:
-        step = st.catalog.effects[eid][aim]
-        probe = Decision(seat, "aim", (step.verb, step.kind, target))
-        # Asked once: the answer fills `aimed`; with nothing to aim at, roll at once.
-        st.stack[-1] = Decision(seat, "hero_roll", (hero, target, NO_AIM))
+    slots = aim_slots(st, seat, eid, target)
+    steps = st.catalog.effects[eid]
+    while len(aims) < len(slots):
+        index, source = slots[len(aims)]
+        step = steps[index]
+        probe = Decision(seat, "aim", (step.verb, step.kind, source, aims))
         if aim_actions(st, probe):
+            st.stack[-1] = Decision(seat, "hero_roll", (hero, target, aims))
             st.stack.append(probe)
-        return
-    st.stack[-1] = Decision(seat, "hero_result", (hero, target, aimed))
+            return
+        aims = (*aims, NONE)  # nothing there to name: that card is not taken
+    st.stack[-1] = Decision(seat, "hero_result", (hero, target, aims))
     roll(st, seat, HERO_ROLL, hero, f"for {name(st, hero)} ({card_of(st, hero).roll}+)", ev)
     open_window(st, seat, 1)
 
@@ -211,7 +213,7 @@ def hero_roll(st: HereToSlayState, ev: Events) -> None:
 def hero_result(st: HereToSlayState, ev: Events) -> None:
     frame = st.stack.pop()
     seat = frame.seat
-    hero, target, aimed = frame.args
+    hero, target, aims = frame.args
     total = st.total(st.rolls.pop())
     c = card_of(st, hero)
     item = st.equipped.get(hero, NONE)
@@ -229,7 +231,7 @@ def hero_result(st: HereToSlayState, ev: Events) -> None:
             push_effect(st, seat, ic.skill_effect, source=hero)
     fire(st, seat, trigger, source=hero)
     if success:
-        push_effect(st, seat, c.effect, source=hero, target=target, aimed=max(aimed, NONE))
+        push_effect(st, seat, c.effect, source=hero, target=target, aimed=aims)
 
 
 def begin_attack(st: HereToSlayState, seat: int, monster: int, ev: Events) -> None:

@@ -112,6 +112,20 @@ FACES: Derived[Catalog, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = Der
 call). A view copies the faces it shows."""
 
 
+HAND_CARD_ARG = {"play_now": 0, "may": 1, "effect": 4}
+"""Frames that can name a card in a hand, and where: the card to play at once, the card
+a skill was set off by, the card an effect's last step gave."""
+
+
+def redealt(frame: Decision, dealt: dict[int, int]) -> Decision:
+    at = HAND_CARD_ARG.get(frame.kind, -1)
+    if at < 0 or frame.args[at] not in dealt:
+        return frame
+    args = list(frame.args)
+    args[at] = dealt[args[at]]
+    return Decision(frame.seat, frame.kind, tuple(args))
+
+
 class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     name = "here-to-slay"
     title = "Here to Slay"
@@ -262,14 +276,16 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             return table.aim_actions(state, top)
         if kind == "free_roll":
             return [ROLL, SKIP]
-        if kind == "may" or kind == "may_step":
+        if kind == "may":
+            # A skill set off by a drawn card is asked about every card (RULES 38).
+            return [USE, SKIP] if table.may_fits(state, top) else [PASS]
+        if kind == "may_step":
             return [USE, SKIP]
         if kind == "target":
-            return [Action("target", s) for s in table.choosable(state, top.seat, top.args[0])]
+            scope, eid = top.args
+            return [Action("target", s) for s in table.choosable(state, top.seat, scope, eid)]
         if kind == "play_now":
-            card, optional = top.args
-            actions = table.play_actions(state, top.seat, card)
-            return [*actions, SKIP] if optional else actions
+            return table.play_now_actions(state, top)
         if kind == "leader":
             taken = set(state.leaders)
             n = state.players
@@ -314,14 +330,15 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             effects.pick(state, action, ev)
         elif kind == "aim":
             state.stack.pop()
-            hero, target, _ = state.stack[-1].args
-            state.stack[-1] = Decision(seat, "hero_roll", (hero, target, int(action.args[0])))
+            hero, target, aims = state.stack[-1].args
+            named = (*aims, int(action.args[0]))
+            state.stack[-1] = Decision(seat, "hero_roll", (hero, target, named))
         elif kind == "free_roll":
             state.stack.pop()
             if action.kind == "roll":
                 rolls.begin_hero_roll(state, seat, top.args[0], ev)
         elif kind == "may":
-            eid, last, challenger, source = top.args
+            eid, last, challenger, source, _ = top.args
             state.stack.pop()
             if action.kind == "use":
                 table.push_effect(state, seat, eid, last, challenger, source)
@@ -431,15 +448,19 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 decision["onto"] = card(onto) if onto != NONE else None
             elif top.kind == "modifier":
                 decision["rolls"] = top.args[0]  # the window is over the last this many rolls
-            elif top.kind in ("free_roll", "play_now"):
+            elif top.kind == "free_roll":
                 decision["card"] = card(top.args[0])
+            elif top.kind == "play_now":
+                # Still in its player's hand: named to the others only if it was shown to
+                # them (taken from the face-up discard pile), never when drawn (RULES 38).
+                shown = top.args[0]
+                if top.seat == seat or self._shown(state, shown, seat):
+                    decision["card"] = card(shown)
             elif top.kind in ("may", "may_step"):
                 decision["offer"] = offer_text(state, top)
-            elif top.kind == "target" and len(state.stack) > 1:
+            elif top.kind == "target":
                 # The effect the chosen player is for (an id into the pack's effects).
-                below = state.stack[-2]
-                eid = cards[below.args[0]].effect if below.kind == "hero_roll" else below.args[0]
-                decision["effect"] = eid
+                decision["effect"] = top.args[1]
         # What each open roll is for. The frame that resolves a roll is pushed just before
         # the roll is made and both are taken off together, so in stack order they pair up.
         purposes: list[dict[str, Any]] = []
@@ -476,18 +497,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 for f in state.stack
                 if f.kind == "play" or f.kind == "cast"
             ],
-            # A Hero's roll waiting for its window: its target and the card aimed at are
-            # public, so others may wait for them before modifying (RULES 16).
-            "hero_rolls": [
-                {
-                    "seat": f.seat,
-                    "hero": f.args[0],
-                    "target": f.args[1] if f.args[1] != NONE else None,
-                    "aimed": f.args[2] if f.args[2] >= 0 else None,
-                }
-                for f in state.stack
-                if f.kind == "hero_result"
-            ],
+            # A Hero's roll waiting for its window: its chosen player and every card it
+            # names are public, so others may wait for them before modifying (RULES 16).
+            "hero_rolls": [self._hero_roll_json(f) for f in state.stack if f.kind == "hero_result"],
             "rolls": [
                 {
                     "seat": r[0],
@@ -505,6 +517,26 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         }
 
     @staticmethod
+    def _hero_roll_json(frame: Decision) -> dict[str, Any]:
+        hero, target, aims = frame.args
+        named = [c for c in aims if c != NONE]
+        return {
+            "seat": frame.seat,
+            "hero": hero,
+            "target": target if target != NONE else None,
+            # The first card named, for readers of one target; `aims` names them all.
+            "aimed": named[0] if named else None,
+            "aims": named,
+        }
+
+    @staticmethod
+    def _shown(state: HereToSlayState, card: int, seat: int | None) -> bool:
+        """Whether a card in a hand was shown to `seat` (None: a spectator, who sees only
+        what was shown to everyone)."""
+        mask = state.known.get(card, 0)
+        return mask == effects.EVERYONE if seat is None else bool(mask & (1 << seat))
+
+    @staticmethod
     def _leader_json(state: HereToSlayState, leader: int) -> dict[str, Any]:
         info = state.catalog.leaders[leader]
         return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
@@ -520,17 +552,25 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         bit = 1 << seat
         known = twin.known
         kept: list[list[int]] = []
+        unseen: list[list[int]] = []
         for s in others:
             hand = twin.hands[s]
-            mine = [c for c in hand if known.get(c, 0) & bit]
-            kept.append(mine)
-            hidden.extend(c for c in hand if not known.get(c, 0) & bit)
+            kept.append([c for c in hand if known.get(c, 0) & bit])
+            unseen.append([c for c in hand if not known.get(c, 0) & bit])
+            hidden.extend(unseen[-1])
         rng.shuffle(hidden)
-        for s, mine in zip(others, kept, strict=True):
-            unknown = len(twin.hands[s]) - len(mine)
-            twin.hands[s] = mine + hidden[len(hidden) - unknown :]
-            del hidden[len(hidden) - unknown :]
+        dealt: dict[int, int] = {}
+        for s, mine, old in zip(others, kept, unseen, strict=True):
+            new = hidden[len(hidden) - len(old) :]
+            del hidden[len(hidden) - len(old) :]
+            twin.hands[s] = mine + new
+            dealt.update(zip(old, new, strict=True))
         twin.deck = hidden
+        # A pending frame may name a card of another hand (a card just drawn, waiting for
+        # its "play it at once?"): it names the card dealt in its place, so the stack
+        # tells the searcher no more than its view does.
+        if dealt:
+            twin.stack = [redealt(f, dealt) for f in twin.stack]
         twin.rng = Rng(rng.next64())
         # The Monster deck is face down: which Monster turns up next is hidden too.
         rng.shuffle(twin.monster_deck)

@@ -7,20 +7,21 @@ and losing cards, and pushing a skill's effect as a frame on the decision stack.
 
 from __future__ import annotations
 
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.events import Event
 from tavernkeep.games.here_to_slay.cards import (
     CURSED,
+    DRAWN_KINDS,
     HERO,
     ITEM,
     MAGIC,
-    MODIFIER,
+    TARGETING,
     Card,
     SkillEntry,
     matches,
 )
-from tavernkeep.games.here_to_slay.content import CLASSES, Monster
+from tavernkeep.games.here_to_slay.content import CLASSES, Monster, Step
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
 
 Events = list[Event] | None
@@ -217,19 +218,61 @@ def draw(st: HereToSlayState, seat: int, count: int, ev: Events) -> int:
                     public=Event("draw", f"{player(seat)} draws a card", {"seat": seat}),
                 )
             )
-        kind = cat.cards[card].kind
-        trigger = (
-            "on_draw_item"
-            if kind in (ITEM, CURSED)
-            else "on_draw_magic"
-            if kind == MAGIC
-            else "on_draw_modifier"
-            if kind == MODIFIER
-            else ""
-        )
-        if trigger:
-            fire(st, seat, trigger, last=card)
+        drawn(st, seat, card)
     return last
+
+
+def drawn(st: HereToSlayState, seat: int, card: int) -> None:
+    """Set off `seat`'s skills on a card it has just drawn. A skill that would ask its
+    owner about the card (play it at once, reveal it) asks after every card drawn, with
+    only "pass" to answer when the card is not of its kind: whether its owner is asked
+    must not tell the table what was drawn (RULES 38). With ask_everyone=false only a
+    card of its kind is asked about."""
+    cat = st.catalog
+    drawn_card = cat.cards[card]
+    for k, (skill, eid, _) in enumerate(skills(st, seat)):
+        wants = DRAWN_KINDS.get(skill.trigger, "")
+        if not wants or eid == NONE:
+            continue
+        fits = matches(drawn_card, wants)
+        first = cat.effects[eid][0]
+        asks = skill.optional or first.named == "play_at_once"
+        if not fits and not (asks and st.config.ask_everyone):
+            continue
+        if skill.once_per_turn:
+            if st.current != seat or k in st.skills_used:
+                continue
+            if fits:
+                st.skills_used.append(k)
+        if fits:
+            push_effect(st, seat, eid, last=card, optional=skill.optional, what=wants)
+        elif skill.optional:
+            st.stack.append(Decision(seat, "may", (eid, card, NONE, NONE, wants)))
+        else:
+            st.stack.append(Decision(seat, "play_now", (card, int(first.optional), wants)))
+
+
+def may_fits(st: HereToSlayState, frame: Decision) -> bool:
+    """Whether an optional skill's "may" can be used: one set off by a drawn card only on
+    a card of its kind, still in its owner's hand."""
+    _, card, _, _, what = frame.args
+    if what == "card":
+        return True
+    return card in st.hands[frame.seat] and matches(st.catalog.cards[card], what)
+
+
+def play_now_actions(st: HereToSlayState, frame: Decision) -> list[Action]:
+    """The ways to play a card at once (args: card, optional, the kind it must be), and
+    "skip" when optional; only "pass" when it cannot be played, so that the question is
+    asked all the same (RULES 38)."""
+    card, optional, what = frame.args
+    seat = frame.seat
+    if card not in st.hands[seat] or not matches(st.catalog.cards[card], what):
+        return [PASS]
+    actions = play_actions(st, seat, card)
+    if not actions:
+        return [PASS]
+    return [*actions, SKIP] if optional else actions
 
 
 def discard_from_hand(st: HereToSlayState, seat: int, card: int, ev: Events) -> None:
@@ -316,20 +359,114 @@ def push_effect(
     source: int = NONE,
     optional: bool = False,
     target: int = NONE,
-    aimed: int = NONE,
+    aimed: tuple[int, ...] = (),
+    what: str = "card",
 ) -> None:
     """An effect frame: args (effect, next step, chosen player, challenger, card the last
-    step gave, source card, card aimed at before the roll)."""
+    step gave, source card, cards named before the roll). An optional skill asks first:
+    a "may" frame, args (effect, card the trigger gave, challenger, source card, the kind
+    that card must be to use it)."""
     frame = Decision(seat, "effect", (eid, 0, target, challenger, last, source, aimed))
     if optional:
-        frame = Decision(seat, "may", (eid, last, challenger, source))
+        frame = Decision(seat, "may", (eid, last, challenger, source, what))
     st.stack.append(frame)
 
 
-def choosable(st: HereToSlayState, seat: int, scope: str) -> list[int]:
+def seats_of(st: HereToSlayState, spec: str, owner: int, target: int, challenger: int) -> list[int]:
+    n = st.players
+    if spec == "self":
+        return [owner]
+    if spec == "chosen_player" or spec == "chosen_opponent":
+        return [target] if target != NONE else []
+    if spec == "each_opponent":
+        return [(owner + k) % n for k in range(1, n)]
+    if spec == "each_player":
+        return [(owner + k) % n for k in range(n)]
+    return [challenger] if challenger != NONE else []
+
+
+def names_chosen(step: Step) -> bool:
+    """Whether a step is done to, or by, the effect's chosen player."""
+    return step.who in TARGETING or step.from_ in TARGETING or step.named == "look_and_take"
+
+
+def reaches(st: HereToSlayState, owner: int, eid: int, seat: int) -> bool:
+    """Whether `owner`'s effect can do anything to `seat` as its chosen player. Judged
+    from what everyone sees: a hand counts by its size, never by what is in it, or the
+    list of players to choose from would tell who holds what (RULES 39)."""
+    for step in st.catalog.effects[eid]:
+        if not names_chosen(step):
+            continue
+        verb = step.verb
+        if verb == "discard" or verb == "pull" or step.named == "look_and_take":
+            if st.hands[seat]:
+                return True
+        elif verb == "sacrifice":
+            if party_cards(st, seat, step.kind, takeable=False):
+                return True
+        elif verb == "destroy" or verb == "steal" or verb == "return":
+            probe = Decision(owner, "pick", (verb, step.kind, seat, 1, 0, ()))
+            if pick_actions(st, probe):
+                return True
+        else:
+            return True  # a DRAW, or a step no Party or hand limits
+    return False
+
+
+def choosable(st: HereToSlayState, seat: int, scope: str, eid: int) -> list[int]:
+    """The players `seat` may choose for its effect: those it can reach (RULES 39)."""
     n = st.players
     start = 0 if scope == "chosen_player" else 1
-    return [(seat + k) % n for k in range(start, n)]
+    out = []
+    for k in range(start, n):
+        other = (seat + k) % n
+        if reaches(st, seat, eid, other):
+            out.append(other)
+    return out
+
+
+def worth_using(st: HereToSlayState, seat: int, eid: int) -> bool:
+    """Whether an action skill can do anything: one whose every step is done to a chosen
+    player needs a player it can reach, or its action point buys nothing (RULES 39)."""
+    cat = st.catalog
+    if eid == NONE or not cat.targets[eid]:
+        return True
+    if not all(names_chosen(step) for step in cat.effects[eid]):
+        return True
+    return bool(choosable(st, seat, cat.targets[eid], eid))
+
+
+def aim_slots(st: HereToSlayState, owner: int, eid: int, target: int) -> list[tuple[int, int]]:
+    """Each card a Hero's roller names before the roll, as (step, seat it is taken from):
+    `count` cards from each player a DESTROY, STEAL or RETURN takes from (RULES 16)."""
+    steps = st.catalog.effects[eid]
+    out: list[tuple[int, int]] = []
+    for index in st.catalog.aims[eid]:
+        step = steps[index]
+        assert step.from_ is not None
+        for seat in seats_of(st, step.from_, owner, target, NONE):
+            for _ in range(step.count):
+                out.append((index, seat))
+    return out
+
+
+def aimed_at(
+    st: HereToSlayState,
+    owner: int,
+    eid: int,
+    target: int,
+    aims: tuple[int, ...],
+    index: int,
+    seat: int,
+) -> tuple[int, ...]:
+    """The cards named before the roll for step `index` from `seat`'s Party."""
+    slots = aim_slots(st, owner, eid, target)
+    out: list[int] = []
+    for k in range(min(len(slots), len(aims))):
+        step, source = slots[k]
+        if step == index and source == seat and aims[k] != NONE:
+            out.append(aims[k])
+    return tuple(out)
 
 
 def game_over(st: HereToSlayState, winner: int, ending: str, ev: Events) -> None:
@@ -343,8 +480,8 @@ def game_over(st: HereToSlayState, winner: int, ending: str, ev: Events) -> None
 def pick_actions(st: HereToSlayState, frame: Decision) -> list[Action]:
     """args: (verb, what, source, count, optional, aimed). `source` is the Party or hand
     taken from, or for an encore the Hero whose effect it is (it cannot encore itself);
-    `aimed` the card chosen before the roll (RULES 16), the only choice while it is
-    still there."""
+    `aimed` the cards named before the roll (RULES 16): the first of them still there is
+    the only choice."""
     seat = frame.seat
     verb, what, source, _, optional, aimed = frame.args
     cards = st.catalog.cards
@@ -388,19 +525,24 @@ def pick_actions(st: HereToSlayState, frame: Decision) -> list[Action]:
     elif verb == "attack":
         monsters = st.catalog.monsters
         out = [action_of("pick", m) for m in st.row if meets_requirement(st, seat, monsters[m])]
-    if aimed != NONE:
-        out = [a for a in out if a.args[0] == aimed] or out
+    for named in aimed:
+        on_it = [a for a in out if a.args[0] == named]
+        if on_it:
+            out = on_it
+            break
     if out and optional:
         out.append(SKIP)
     return out
 
 
 def aim_actions(st: HereToSlayState, frame: Decision) -> list[Action]:
-    """The cards an "aim" frame offers: those its step could take, each once (whether to
-    steal instead, or which Hero gets a stolen Item, is chosen when the step is done)."""
-    seen: set[int] = set()
+    """The cards an "aim" frame (args: verb, what, source, cards already named) offers:
+    those its step could take, each once, and not one named already (whether to steal
+    instead, or which Hero gets a stolen Item, is chosen when the step is done)."""
+    verb, what, source, named = frame.args
+    seen: set[int] = set(named)
     out = []
-    for action in pick_actions(st, Decision(frame.seat, "pick", (*frame.args, 1, 0, NONE))):
+    for action in pick_actions(st, Decision(frame.seat, "pick", (verb, what, source, 1, 0, ()))):
         card = int(action.args[0])
         if card not in seen:
             seen.add(card)

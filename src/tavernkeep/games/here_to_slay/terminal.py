@@ -172,9 +172,9 @@ def _rolls(view: Json) -> list[RenderableType]:
         text = f"{_player(h['seat'])} rolls for {_name_of(view, h['hero'], need=True)}"
         if h["target"] is not None:
             text += f": effect on {_player(h['target'])}"
-        if h["aimed"] is not None:
-            text += f", aimed at {_name_of(view, h['aimed'])}"
-        if not named or h["target"] is not None or h["aimed"] is not None:
+        if h["aims"]:
+            text += ", aimed at " + " and ".join(_name_of(view, c) for c in h["aims"])
+        if not named or h["target"] is not None or h["aims"]:
             lines.append(Text.from_markup(text))
     return lines
 
@@ -190,9 +190,12 @@ def decision_text(view: Json) -> str:
         subject += f" (onto {_card(onto)})" if onto else ""
     elif card:
         subject = _card(card)
+    elif kind == "free_roll":
+        subject = "the Hero just played"
+    elif kind == "play_now":
+        subject = "the card just drawn"  # its name is its player's alone (RULES 38)
     else:
-        default = {"free_roll": "the Hero just played", "play_now": "the card just drawn"}
-        subject = _card(playing[-1]) + ", being played" if playing else default.get(kind, "")
+        subject = _card(playing[-1]) + ", being played" if playing else ""
     text = DECISIONS.get(kind, "{who} to decide (" + kind + ")").format(
         who=_player(decision["seat"]),
         card=subject,

@@ -10,7 +10,7 @@ open the Modifier window, then resolve" is three frames, not a suspended generat
 
 from __future__ import annotations
 
-from tavernkeep.engine.actions import Action
+from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.games.here_to_slay.cards import (
     CHALLENGE,
@@ -53,10 +53,12 @@ from tavernkeep.games.here_to_slay.table import (
     owner_of,
     pick_actions,
     play_actions,
+    play_now_actions,
     player,
     push_effect,
     say,
     skills,
+    worth_using,
 )
 
 AUTO = frozenset(
@@ -101,7 +103,7 @@ def finish_turn(st: HereToSlayState, ev: Events) -> None:
     st.stack[-1] = Decision(seat, "end_turn")
     if limit and len(st.hands[seat]) > limit:
         excess = len(st.hands[seat]) - limit
-        st.stack.append(Decision(seat, "pick", ("discard", "card", NONE, excess, 0, NONE)))
+        st.stack.append(Decision(seat, "pick", ("discard", "card", NONE, excess, 0, ())))
 
 
 def end_turn(st: HereToSlayState, ev: Events) -> None:
@@ -163,11 +165,12 @@ def turn_actions(st: HereToSlayState) -> list[Action]:
     if (leader != NONE and cat.leader_acts[leader]) or any(
         cat.monster_acts[m] for m in st.slain[seat]
     ):
-        for k, (skill, _, _) in enumerate(skills(st, seat)):
+        for k, (skill, eid, _) in enumerate(skills(st, seat)):
             if (
                 skill.trigger == "action"
                 and ap >= skill.action_cost
                 and not (skill.once_per_turn and k in st.skills_used)
+                and worth_using(st, seat, eid)
             ):
                 out.append(action_of("skill", k))
     out.append(END)
@@ -257,7 +260,9 @@ def begin_play(st: HereToSlayState, seat: int, card: int, hero: int, ev: Events)
     say(ev, "play", f"{player(seat)} plays {c.name}{onto}", seat=seat, card=card, hero=hero)
     if c.kind in (ITEM, CURSED) and has_named(st, seat, "items_cannot_be_challenged"):
         return
-    if st.players > 1:
+    # A Challenge is played "on that player's turn" (rulebook): a card played at once on
+    # someone else's turn meets none, unless the table plays otherwise (RULES 12).
+    if st.players > 1 and (seat == st.current or st.config.challenge_off_turn):
         st.stack.append(Decision((seat + 1) % st.players, "challenge", (seat, card, 1)))
 
 
@@ -399,8 +404,8 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             options = pick_actions(st, top)
             if not options:
                 stack.pop()  # nothing to act on: the step does nothing (RULES 24)
-            elif len(options) == 1 and top.args[5] != NONE:
-                pick(st, options[0], ev)  # the card aimed at before the roll (RULES 16)
+            elif len(options) == 1 and options[0].args and options[0].args[0] in top.args[5]:
+                pick(st, options[0], ev)  # a card named before the roll (RULES 16)
             else:
                 return
         elif kind == "free_roll":
@@ -410,8 +415,9 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             else:
                 return
         elif kind == "play_now":
-            card = top.args[0]
-            if card not in st.hands[top.seat] or not play_actions(st, top.seat, card):
+            # Asked even with nothing to play, unless the table skips such questions: who
+            # is asked is public, what could be played is not (RULES 38).
+            if not st.config.ask_everyone and play_now_actions(st, top) == [PASS]:
                 stack.pop()
             else:
                 return
