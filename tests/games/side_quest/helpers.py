@@ -51,18 +51,22 @@ def arena(
     scenario: str = "",
     turn_limit: int = 60,
     pack: Pack[SideQuestPack] | None = None,
+    variants: dict[str, object] | None = None,
 ) -> SideQuestState:
-    """Seat s plays heroes[s] with weapons[s], standing on Location positions[s]; every
-    Location is face down and empty, and it is seat 0's turn, with 3 actions, as Leader."""
+    """Seat s plays heroes[s] with weapons[s], standing on the Location of index
+    positions[s] (from 0, as the state counts: the Location shown as positions[s] + 1); every
+    Location is face down and empty, and it is seat 0's turn, with 3 actions, as Leader.
+    `variants` are the config's other options (RULES.md's variant flags)."""
     n = len(heroes)
-    config = GAME.make_config({"players": n, "scenario": scenario, "turn_limit": turn_limit})
+    options = {"players": n, "scenario": scenario, "turn_limit": turn_limit}
+    config = GAME.make_config({**options, **(variants or {})})
     st = GAME.setup(config, 7, pack)
     for seat in range(n):
         GAME.apply(st, Action("hero", hero_index(st, heroes[seat])))
         GAME.apply(st, Action("weapon", card(st, weapons[seat])))
     while st.stack[-1].kind == "enter":
         seat = st.stack[-1].seat
-        GAME.apply(st, Action("enter", positions[seat]))
+        GAME.apply(st, Action("enter", positions[seat] + 1))  # entered by its number
     # Face down again, so that no Location's effect applies unless a test reveals it.
     st.revealed = [False] * len(st.row)
     for loc in range(len(st.row)):

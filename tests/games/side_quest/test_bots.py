@@ -50,7 +50,7 @@ def test_every_hit_goes_where_it_completes_a_kill() -> None:
     st = arena([POCK], [STAFF], [0])
     rat, rattler = put(st, "Cellar Rat", 0), put(st, "Bone Rattler", 0)
     dice(st, 5, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     while st.stack[-1].kind == "hit":
         GAME.apply(st, decide(st))
     assert rat in st.monster_discard and rattler in st.monster_discard
@@ -60,7 +60,7 @@ def test_two_hits_slay_the_monster_that_hurts_most_rather_than_wound_two() -> No
     st = arena([POCK], [STAFF], [0])
     rat, ogre = put(st, "Cellar Rat", 0), put(st, "Ogre Bruiser", 0)
     dice(st, 5, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     while st.stack[-1].kind == "hit":
         GAME.apply(st, decide(st))
     assert ogre in st.monster_discard and rat in st.here[0]
@@ -72,17 +72,17 @@ def test_a_monster_hit_goes_to_the_hero_who_can_best_afford_it() -> None:
     # The wound decision of the Crone's attack: Pock on its last health, Hilde at 3.
     st.health = [1, 3]
     st.stack[-1] = Decision(0, "wound", (0, (1, 1), crone, (0, 0)))
-    assert decide(st) == Action("wound", 1)
-    play(st, "wound:1")
+    assert decide(st) == Action("wound", 2)
+    play(st, "wound:2")
     assert st.health == [1, 3], "Hilde's armor ignores the first point of the attack"
-    assert decide(st) == Action("wound", 1)
+    assert decide(st) == Action("wound", 2)
 
 
 def test_a_hero_on_its_last_health_does_not_slay_a_monster_that_explodes_beside_it() -> None:
     st = arena([POCK], [SWORD], [0])
     st.health = [1]
     put(st, "Blister Beetle", 0)
-    assert decide(st) != Action("attack", 0)
+    assert decide(st) != Action("attack", 1)
 
 
 def test_mighty_boost_is_spent_when_it_turns_a_miss_into_a_kill() -> None:
@@ -90,7 +90,7 @@ def test_mighty_boost_is_spent_when_it_turns_a_miss_into_a_kill() -> None:
     put(st, "Tusked Brute", 1)  # out of the sword's reach: nothing else to do this turn
     put(st, "Cellar Rat", 0)
     dice(st, 2)  # the sword hits on 3+
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert decide(st) == Action("boost", 0)
 
 
@@ -98,6 +98,6 @@ def test_mighty_boost_is_kept_when_the_roll_already_stands() -> None:
     st = arena([POCK], [BOW], [0])
     put(st, "Cellar Rat", 0)
     dice(st, 6, 1)  # one hit slays the rat; the other die could only be wasted
-    play(st, "attack:0")
+    play(st, "attack:1")
     if st.stack[-1].kind == "boost":
         assert decide(st) == Action("keep")

@@ -120,7 +120,7 @@ def test_an_illegal_action_changes_nothing() -> None:
     st = GAME.setup(GAME.make_config({"players": 2}), 4)
     twin = GAME.clone(st)
     with pytest.raises(IllegalAction):
-        GAME.apply(st, Action("attack", 0))
+        GAME.apply(st, Action("attack", 1))
     assert st == twin
 
 

@@ -97,10 +97,10 @@ def test_heroes_enter_from_the_leader_and_entering_reveals_the_location() -> Non
     st = GAME.setup(GAME.make_config({"players": 2, "heroes": "random"}), 1)
     leader = st.leader
     assert GAME.actor(st) == leader
-    play(st, "enter:2")
+    play(st, "enter:3")
     assert st.revealed == [False, False, True, False]
     assert GAME.actor(st) == 1 - leader
-    play(st, "enter:2")
+    play(st, "enter:3")
     # The first Refresh deals a card over every Location.
     assert all(len(cards) == 1 for cards in st.here)
     assert GAME.actor(st) == leader and st.stack[-1].kind == "turn"
@@ -145,7 +145,7 @@ def test_refresh_skips_locations_with_a_monster_and_falls_back_to_the_monster_de
 def test_a_hero_has_three_actions_then_only_ends_its_turn() -> None:
     """RULES 7."""
     st = arena([POCK], [SWORD], [0])
-    play(st, "move:1", "move:2", "move:1")
+    play(st, "move:2", "move:3", "move:2")
     # Pock's ability is free, so it is still offered.
     assert texts(st) == {"end", f"drop:{card(st, SWORD)}", "ability"}
 
@@ -155,12 +155,12 @@ def test_moving_away_from_a_monster_draws_a_grab_attack_with_minus_one() -> None
     st = arena([POCK], [SWORD], [0])
     put(st, "Bone Rattler", 0)  # hits on 4+
     dice(st, 4)
-    play(st, "move:1")
+    play(st, "move:2")
     assert st.health[0] == 4 and st.position[0] == 1
     st = arena([POCK], [SWORD], [0])
     put(st, "Bone Rattler", 0)
     dice(st, 5)
-    play(st, "move:1")
+    play(st, "move:2")
     assert st.health[0] == 3
 
 
@@ -172,13 +172,13 @@ def test_an_overburdened_hero_cannot_move_until_it_drops_something() -> None:
     dice(st)
     play(st, f"pickup:{card(st, 'Earthshaker Maul')}")
     play(st, f"equip:{card(st, SWORD)}")  # the Maul is carried: one item
-    assert "move:0" in texts(st)
+    assert "move:1" in texts(st)
     play(st, f"pickup:{card(st, 'Dawnsteel Blade')}")
     play(st, f"equip:{card(st, 'Earthshaker Maul')}")  # sword and blade carried: two
-    assert "move:0" not in texts(st)
+    assert "move:1" not in texts(st)
     assert GAME.view(st, 0)["heroes"][0]["overburdened"]
     play(st, f"drop:{card(st, SWORD)}")
-    assert "move:0" in texts(st)
+    assert "move:1" in texts(st)
     assert not GAME.view(st, 0)["heroes"][0]["overburdened"]
 
 
@@ -187,15 +187,15 @@ def test_an_attack_deals_no_partial_damage() -> None:
     st = arena([POCK], [SWORD], [0])
     brute = put(st, "Tusked Brute", 0)  # 2 health
     dice(st, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert brute in st.here[0]
     dice(st, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert brute in st.here[0]
     st = arena([POCK], [AXE], [0])  # 2 damage a hit
     brute = put(st, "Tusked Brute", 0)
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert brute not in st.here[0] and brute in st.monster_discard
 
 
@@ -204,7 +204,7 @@ def test_the_attacker_allocates_each_hit_to_a_target() -> None:
     st = arena([POCK], ["Iron-shod Staff"], [0])
     rat, sprout = put(st, "Cellar Rat", 0), put(st, "Glowcap Sprout", 0)
     dice(st, 4, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert st.stack[-1].kind == "hit"
     assert texts(st) == {f"hit:{rat}", f"hit:{sprout}"}
     play(st, f"hit:{rat}", f"hit:{sprout}")
@@ -218,7 +218,7 @@ def test_a_stunned_target_hit_but_not_slain_wakes() -> None:
     brute = put(st, "Tusked Brute", 0)
     st.stunned.add(brute)
     dice(st, 5)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert brute not in st.stunned
 
 
@@ -226,9 +226,9 @@ def test_weapons_reach_only_as_far_as_their_range() -> None:
     st = arena([POCK], [SLING], [0])
     put(st, "Cellar Rat", 1)
     put(st, "Glowcap Sprout", 2)
-    assert "attack:1" in texts(st)
-    assert "attack:2" not in texts(st)
-    assert "attack:0" not in texts(st)  # nothing there to hit
+    assert "attack:2" in texts(st)
+    assert "attack:3" not in texts(st)
+    assert "attack:1" not in texts(st)  # nothing there to hit
 
 
 def test_pick_up_and_loot_wait_for_no_active_monster() -> None:
@@ -276,7 +276,7 @@ def test_mighty_boost_is_not_offered_where_it_cannot_change_the_outcome() -> Non
     assert st.stack[-1].kind == "turn"
     rat = put(st, "Cellar Rat", 0)
     dice(st, 2)  # the sword hits on 3+
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert texts(st) == {"boost:0", "keep"}
     play(st, "keep")
     assert rat in st.here[0] and st.actions == 1
@@ -286,7 +286,7 @@ def test_a_boosted_attack_die_hits() -> None:
     st = arena([POCK], [SWORD], [0])
     rat = put(st, "Cellar Rat", 0)
     dice(st, 2)
-    play(st, "attack:0", "boost:0")
+    play(st, "attack:1", "boost:0")
     assert rat in st.monster_discard and st.actions == 1
 
 
@@ -297,9 +297,9 @@ def test_trade_moves_equipment_between_heroes_there_for_one_action() -> None:
     st.position[1] = 0
     sword, stiletto = card(st, SWORD), card(st, "Chipped Stiletto")
     play(st, "trade")
-    assert texts(st) == {f"give:{sword},1", f"give:{stiletto},0", "done"}
-    play(st, f"give:{sword},1")
-    assert texts(st) == {f"give:{stiletto},0", "done"}  # each card moves once a trade
+    assert texts(st) == {f"give:{sword},2", f"give:{stiletto},1", "done"}
+    play(st, f"give:{sword},2")
+    assert texts(st) == {f"give:{stiletto},1", "done"}  # each card moves once a trade
     play(st, "done")
     assert st.equipped[0] == [] and st.weapons[1] == [stiletto, sword]
     assert GAME.actor(st) == 1 and st.stack[-1].kind == "equip"
@@ -311,7 +311,7 @@ def test_illegal_actions_leave_the_state_untouched() -> None:
     st = arena([POCK], [SWORD], [0])
     twin = st.clone()
     with pytest.raises(IllegalAction):
-        GAME.apply(st, Action("move", 3))
+        GAME.apply(st, Action("move", 4))
     assert st == twin
 
 
@@ -354,8 +354,8 @@ def test_wounds_are_allocated_hit_by_hit() -> None:
     dice(st, 6, 6)
     play(st, "end")
     assert st.stack[-1].kind == "wound" and GAME.actor(st) == 0
-    assert texts(st) == {"wound:0", "wound:1"}
-    play(st, "wound:1", "wound:0")
+    assert texts(st) == {"wound:1", "wound:2"}
+    play(st, "wound:2", "wound:1")
     assert st.health == [2, 2]
 
 
@@ -434,6 +434,43 @@ def test_the_portal_spawns_monsters_that_activate_at_once() -> None:
     assert st.here[1] == [grub]
 
 
+def test_no_monster_spawns_on_a_damsel_the_portal_shares_a_location_with() -> None:
+    """RULES 27 and 48: Monsters 'do not spawn on' a Damsel; the Portal's spawn is held
+    while she hangs over its Location, so no Monster covers her."""
+    st = arena([POCK], [SWORD], [0], pack=special_pack())
+    portal = put(st, "the Dark Portal", 2)
+    damsel = put(st, "a Damsel", 2)
+    st.monster_deck = [card(st, "Glowcap Sprout"), card(st, "Tunnel Grub")]
+    st.dungeon_deck = st.dungeon_deck[:1]
+    dice(st)  # nothing spawns, so no Monster rolls a die
+    events = play(st, "end")
+    assert st.here[2] == [portal, damsel]
+    assert not [e for e in events if e.kind == "spawn"]
+    held = [e.text for e in events if e.kind == "spawn_held"]
+    assert held == ["No Monster is called up by the Dark Portal: a Damsel hangs there"]
+
+
+def test_a_portal_by_a_damsel_spawns_beside_her_as_a_variant() -> None:
+    """RULES 48, `spawn_on_damsel=beside`: the spawn comes out in the nearest Location
+    without a Damsel; equally near on both sides, a die decides (1-3 left)."""
+    beside = {"spawn_on_damsel": "beside"}
+    st = arena([POCK, AMABEL], [SWORD, SLING], [3, 3], pack=special_pack(), variants=beside)
+    portal = put(st, "the Dark Portal", 1)
+    damsel = put(st, "a Damsel", 1)
+    sprout, bloater = card(st, "Glowcap Sprout"), card(st, "Fungal Bloater")
+    st.monster_deck = [sprout, bloater]  # neither moves, nor reaches the heroes on 3
+    st.dungeon_deck = st.dungeon_deck[:1]
+    dice(st, 2)
+    events = play(st, "end", "end")
+    assert st.here[1] == [portal, damsel]
+    assert st.here[0] == [bloater, sprout]
+    spawned = [e.text for e in events if e.kind == "spawn"]
+    assert spawned == [
+        f"{name} is called up by the Dark Portal, beside the Damsel"
+        for name in ("Fungal Bloater", "Glowcap Sprout")
+    ]
+
+
 def test_a_rune_adds_to_every_monster_attack_die() -> None:
     """RULES 28: with a Rune standing, a Bone Rattler (4+) hits on a 3."""
     st = arena([POCK], [SWORD], [0], scenario="The Ashen Throne")
@@ -448,7 +485,7 @@ def test_a_rune_is_a_target_and_is_removed_when_slain() -> None:
     st = arena([POCK], [AXE], [0], scenario="The Ashen Throne")
     rune = put(st, "a Dark Rune", 0)
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert rune in st.removed
 
 
@@ -485,7 +522,7 @@ def test_the_key_is_picked_up_and_opens_the_locked_door_on_three_or_more() -> No
     assert st.dungeon_deck[0] == key
     # A free trade first, then each hero enters, from the Leader.
     assert st.stack[-1].kind == "trade" and GAME.actor(st) == 0
-    play(st, "done", "enter:1", "enter:2")
+    play(st, "done", "enter:2", "enter:3")
     assert st.stack[-1].kind == "turn"
 
 
@@ -530,15 +567,15 @@ def test_the_boss_is_only_stunned_while_a_heart_stands_then_slaying_it_wins() ->
     st.position[0], st.actions = 0, 3
     boss = put(st, "Grubmaw the Swollen", 0)
     heart = put(st, "a Dungeon Heart", 0)
-    assert set(texts(st)) >= {"attack:0"}
+    assert set(texts(st)) >= {"attack:1"}
     dice(st, 3)  # the axe: one hit of 2
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert boss in st.here[0] and boss in st.stunned
     dice(st, 3)
-    play(st, "attack:0", f"hit:{heart}")
+    play(st, "attack:1", f"hit:{heart}")
     assert heart in st.removed
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     result = GAME.result(st)
     assert result is not None and result.ending == "boss-slain" and result.won is True
     assert GAME.actor(st) is None
@@ -551,7 +588,7 @@ def test_a_grasping_monster_grabs_without_the_minus_one() -> None:
     st = arena([POCK], [SWORD], [0])
     put(st, "Mire Leech", 0)  # 4+, grasping
     dice(st, 4)
-    play(st, "move:1")
+    play(st, "move:2")
     assert st.health[0] == 3
 
 
@@ -585,12 +622,12 @@ def test_a_bodyguard_covers_the_other_monsters_and_a_shielded_one_resists_from_a
     guard = put(st, "Kobold Shieldwall", 0)  # bodyguard
     rat = put(st, "Cellar Rat", 0)
     dice(st, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert rat in st.here[0] and guard in st.here[0]
     gargoyle = put(st, "Stone Gargoyle", 1)  # shielded
-    assert "attack:1" not in texts(st)
+    assert "attack:2" not in texts(st)
     st.position[0] = 1
-    assert "attack:1" in texts(st)
+    assert "attack:2" in texts(st)
     assert gargoyle in st.here[1]
 
 
@@ -598,7 +635,7 @@ def test_an_exploding_monster_hurts_every_hero_there_when_slain() -> None:
     st = arena([POCK, IVO], [SWORD, "Chipped Stiletto"], [0, 0])
     beetle = put(st, "Blister Beetle", 0)  # explodes
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert beetle in st.monster_discard and st.health == [3, 3]
 
 
@@ -611,6 +648,23 @@ def test_a_summoner_calls_up_a_monster_card_each_monster_phase() -> None:
     dice(st, 1)  # the Crone moves to 1 and attacks: a miss
     play(st, "end")
     assert st.here[2] == [sprout] and st.here[1] == [crone]
+
+
+def test_a_summoner_over_a_damsel_calls_up_nothing() -> None:
+    """RULES 48: a summoner standing over a Damsel (Monsters may move over her) calls up
+    no Monster onto her; the card stays in the Monster deck."""
+    st = arena([POCK], [SWORD], [0], pack=special_pack())
+    damsel = put(st, "a Damsel", 2)
+    crone = put(st, "Bog Crone", 2)  # summoner, range 1, move 1
+    sprout = card(st, "Glowcap Sprout")
+    st.monster_deck = [sprout]
+    st.dungeon_deck = st.dungeon_deck[:1]
+    dice(st, 1)  # the Crone moves to 1 and attacks: a miss
+    events = play(st, "end")
+    assert st.here[2] == [damsel] and st.here[1] == [crone]
+    assert st.monster_deck == [sprout]
+    held = [e.text for e in events if e.kind == "spawn_held"]
+    assert held == ["No Monster is called up by Bog Crone: a Damsel hangs there"]
 
 
 # -- passive effects of heroes, items and Locations ----------------------------------------------
@@ -635,27 +689,27 @@ def test_armor_counts_per_attack_when_heroes_share_the_hits() -> None:
     put(st, "Ogre Bruiser", 0)
     play(st, "end")
     dice(st, 6, 6)
-    play(st, "end", "wound:0", "wound:0")
+    play(st, "end", "wound:1", "wound:1")
     assert st.health == [1, 4]
 
 
 def test_wren_and_the_spyglass_reach_farther() -> None:
     st = arena(["Wren Farsight"], [SLING], [0])
     put(st, "Glowcap Sprout", 2)
-    assert "attack:2" in texts(st)
+    assert "attack:3" in texts(st)
     st = arena([POCK], [SWORD], [0])
     put(st, "Glowcap Sprout", 1)
-    assert "attack:1" not in texts(st)
+    assert "attack:2" not in texts(st)
     glass = put(st, "Brass Spyglass", 0)
     play(st, f"pickup:{glass}")
-    assert "attack:1" in texts(st)
+    assert "attack:2" in texts(st)
 
 
 def test_grusk_deals_one_more_damage_a_hit() -> None:
     st = arena(["Grusk Redmane"], [SWORD], [0])
     brute = put(st, "Tusked Brute", 0)  # 2 health
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert brute in st.monster_discard
 
 
@@ -664,7 +718,7 @@ def test_corvin_is_never_grabbed_and_rescues_with_plus_one() -> None:
     damsel = put(st, "a Damsel", 1)
     put(st, "Ogre Bruiser", 0)
     dice(st)  # no Grab Attack is rolled
-    play(st, "move:1")
+    play(st, "move:2")
     dice(st, 3)
     play(st, f"rescue:{damsel}")
     assert damsel in st.removed
@@ -674,12 +728,12 @@ def test_hollis_lifts_the_attack_dice_of_every_hero_there() -> None:
     st = arena([POCK, "Captain Hollis"], [SWORD, SLING], [0, 0])
     rat = put(st, "Cellar Rat", 0)
     dice(st, 2)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert rat in st.monster_discard
     st.position[1] = 1
     rat = put(st, "Glowcap Sprout", 0)
     dice(st, 2)
-    play(st, "attack:0", "keep")
+    play(st, "attack:1", "keep")
     assert rat in st.here[0]
 
 
@@ -688,7 +742,7 @@ def test_the_rucksack_raises_the_item_limit() -> None:
     for name in ("Adventurer's Rucksack", "Smoke Pellets", "Firepot"):
         put(st, name, 0)
     play(st, f"pickup:{card(st, 'Smoke Pellets')}", f"pickup:{card(st, 'Firepot')}")
-    assert "move:1" not in texts(st)
+    assert "move:2" not in texts(st)
     play(st, f"pickup:{card(st, 'Adventurer' + chr(39) + 's Rucksack')}")
     assert not GAME.view(st, 0)["heroes"][0]["overburdened"]
 
@@ -723,7 +777,7 @@ def test_the_springing_blades_hurt_the_monsters_as_a_hero_enters() -> None:
     st = arena([POCK], [SWORD], [0])
     location(st, 1, "Hall of Springing Blades")
     rat, brute = put(st, "Cellar Rat", 1), put(st, "Tusked Brute", 1)
-    play(st, "move:1")
+    play(st, "move:2")
     assert rat in st.monster_discard and brute in st.here[1]
 
 
@@ -780,7 +834,7 @@ def test_no_spell_is_offered_with_nothing_to_aim_at() -> None:
 def test_amabel_heals_a_hero_here_once_a_turn() -> None:
     st = arena([AMABEL, POCK], [SWORD, SLING], [0, 0])
     st.health[1] = 1
-    play(st, "ability", "target:1")
+    play(st, "ability", "target:2")  # Player 2
     assert st.health[1] == 3 and st.actions == 2
     assert "ability" not in texts(st)
 
@@ -814,13 +868,13 @@ def test_ivo_re_rolls_every_die_of_a_roll_once_a_turn() -> None:
     st = arena([IVO], [SWORD], [0])
     rat = put(st, "Cellar Rat", 0)
     dice(st, 1, 4)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert texts(st) == {"reroll:-1", "boost:0", "keep"}
     play(st, "reroll:-1")
     assert rat in st.monster_discard
     put(st, "Glowcap Sprout", 0)
     dice(st, 1)
-    play(st, "attack:0")
+    play(st, "attack:1")
     assert st.stack[-1].kind == "turn"  # used this turn; 1 needs 2 more, with 1 action
 
 
@@ -830,7 +884,7 @@ def test_the_grapnel_moves_without_grab_attacks() -> None:
     play(st, f"pickup:{rope}")
     put(st, "Ogre Bruiser", 1)
     dice(st)
-    play(st, f"use:{rope}", "target:2")
+    play(st, f"use:{rope}", "target:3")  # Location 3
     assert st.position[0] == 2 and st.actions == 2 and st.health[0] == 4
 
 
@@ -865,8 +919,8 @@ def test_howling_gale_pushes_a_monster_to_a_location_next_to_its_own() -> None:
     ogre = put(st, "Ogre Bruiser", 1)
     dice(st, 5)
     play(st, f"cast:{gale}")
-    assert texts(st) == {"push:0", "push:2"}
-    play(st, "push:2")
+    assert texts(st) == {"push:1", "push:3"}
+    play(st, "push:3")
     assert ogre in st.here[2]
 
 
@@ -877,8 +931,8 @@ def test_the_firepot_hurts_every_monster_of_one_location_in_range() -> None:
     rat, brute = put(st, "Cellar Rat", 0), put(st, "Tusked Brute", 0)
     sprout = put(st, "Glowcap Sprout", 2)
     play(st, f"use:{pot}")
-    assert texts(st) == {"target:0", "target:2"}
-    play(st, "target:0")
+    assert texts(st) == {"target:1", "target:3"}  # Locations 1 and 3
+    play(st, "target:1")
     assert rat in st.monster_discard and brute in st.here[0] and sprout in st.here[2]
     assert pot in st.removed and st.actions == 1
 

@@ -107,11 +107,11 @@ def test_the_boss_fight_counts_the_heart_and_the_boss() -> None:
     put(st, "Grubmaw the Swollen", 0)
     heart = put(st, "a Dungeon Heart", 0)
     dice(st, 3)  # the axe: one hit of 2
-    play(st, "attack:0")
+    play(st, "attack:1")
     dice(st, 3)
-    play(st, "attack:0", f"hit:{heart}")
+    play(st, "attack:1", f"hit:{heart}")
     dice(st, 3)
-    play(st, "attack:0")
+    play(st, "attack:1")
     result = GAME.result(st)
     assert result is not None and result.won
     pock = result.facts["tally"][0]

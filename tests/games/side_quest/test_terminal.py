@@ -228,7 +228,7 @@ def test_face_down_locations_say_so_and_revealed_ones_show_their_effect() -> Non
     assert headers == [f"{i + 1} · face down" for i in range(len(st.row))]
     assert set(effects) == {"face down: revealed when a hero enters"}
     assert set(standing) == {"no hero"}
-    play(st, "enter:1")
+    play(st, "enter:2")
     view = GAME.view(st, 0)
     headers, effects, _, standing = dungeon(view)
     shown = view["locations"][1]
@@ -398,7 +398,7 @@ def test_hits_to_give_out_and_wounds_to_take_are_counted() -> None:
     put(st, "Cellar Rat", 0)
     put(st, "Glowcap Sprout", 0)
     dice(st, 4, 6)
-    play(st, "attack:0")
+    play(st, "attack:1")
     view = GAME.view(st, 0)
     hits = view["decision"]["hits"]
     said = f"{len(hits)} hits ({' + '.join(map(str, hits))} = {sum(hits)} damage)"

@@ -3,13 +3,16 @@
 Every card is an integer id fixed at setup (state.py); `card_kind` and `card_ref` say what
 it stands for in the pack. These read a card, a hero or a Location of the row and change
 nothing: the Monster or Boss behind a fighter, its health (a Dark Rune's, the Portal's and
-a Dungeon Heart's too; RULES 27-29), its ability, a weapon's numbers.
+a Dungeon Heart's too; RULES 27-29), its ability, a weapon's numbers. `shown` and
+`index_of` are where a Location or a seat becomes the number people see and type (from 1)
+and back.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tavernkeep.engine.actions import Arg
 from tavernkeep.games.side_quest.content import MONSTER_ABILITIES, Boss, Monster, Weapon
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
 
@@ -18,9 +21,21 @@ FIGHTERS = ("monster", "boss")
 """What activates and attacks, and counts as an active Monster where one stands."""
 
 
+def shown(index: int) -> int:
+    """The number people see for a Location (1 is the leftmost) or a seat (Player 1 is
+    seat 0). Action texts name Locations and seats by it, so that what a person types is
+    what the screens show; the state counts from 0."""
+    return index + 1
+
+
+def index_of(number: Arg) -> int:
+    """The Location or seat an action's number names: `shown`, undone."""
+    return int(number) - 1
+
+
 def who(st: SideQuestState, seat: int) -> str:
     h = st.hero[seat]
-    return st.content.hero[h].name if h != NONE else f"Player {seat + 1}"
+    return st.content.hero[h].name if h != NONE else f"Player {shown(seat)}"
 
 
 def card_name(st: SideQuestState, card: int) -> str:
@@ -87,7 +102,7 @@ def card_numbers(st: SideQuestState, card: int) -> dict[str, Any]:
 def location_name(st: SideQuestState, loc: int) -> str:
     if st.revealed[loc]:
         return st.content.location[st.row[loc]].name
-    return f"the face-down Location {loc + 1}"
+    return f"the face-down Location {shown(loc)}"
 
 
 def fighter_of(st: SideQuestState, card: int) -> Monster | Boss:

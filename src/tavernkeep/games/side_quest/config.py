@@ -1,4 +1,5 @@
-"""Options of a game of Side Quest: heroes (seats), scenario, how heroes are dealt, turn limit."""
+"""Options of a game of Side Quest: heroes (seats), scenario, how heroes are dealt, turn limit,
+and the variant flags of RULES.md."""
 
 from __future__ import annotations
 
@@ -19,4 +20,9 @@ class SideQuestConfig(BaseModel):
     )
     turn_limit: int = Field(
         default=60, ge=1, le=1000, description="game turns a level before the game is lost"
+    )
+    spawn_on_damsel: Literal["none", "beside"] = Field(
+        default="none",
+        description="a Portal's or summoner's spawn where a Damsel hangs: none comes out, or "
+        "it comes out beside her, in the nearest Location without a Damsel (RULES.md 48)",
     )

@@ -309,7 +309,7 @@ MONSTER_ABILITIES: dict[str, str] = {
     "Monster of the Location still reach them",
     "shielded": "hits and card damage from a hero in another Location do nothing to it",
     "summoner": "at the start of each Monster phase, one card from the Monster deck is "
-    "dealt onto its Location (like a Dark Portal's spawn)",
+    "dealt onto its Location (like a Dark Portal's spawn: never onto a Damsel)",
     "explodes": "when it is slain, every hero in its Location takes 1 damage (armor applies)",
     "unstoppable": "heroes' stun, block and push effects do nothing to it",
 }

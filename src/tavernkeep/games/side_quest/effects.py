@@ -5,14 +5,24 @@ free_move and push also as its last effect, reroll in the window after a roll; 4
 the standard pack's cards all are. Each used card works at most once a turn, on its
 holder's own turn (CONTENT.md, "Once a turn"). A card's effects run in order; an effect
 whose target someone must choose opens a `target` frame (args: the source, the effect's
-index), and the rest runs once it is answered. A spell is rolled for first (rolls.py).
+index), and the rest runs once it is answered: `target:N` names a Monster by its card id,
+a Location or a hero by the number people see (Location N, Player N). A spell is rolled
+for first (rolls.py).
 """
 
 from __future__ import annotations
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
-from tavernkeep.games.side_quest.cards import ability, card_name, health_of, location_name, who
+from tavernkeep.games.side_quest.cards import (
+    ability,
+    card_name,
+    health_of,
+    index_of,
+    location_name,
+    shown,
+    who,
+)
 from tavernkeep.games.side_quest.combat import slay
 from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect
 from tavernkeep.games.side_quest.dungeon import Events, say
@@ -116,6 +126,18 @@ def options(st: SideQuestState, seat: int, effect: Effect) -> list[int]:
             if abs(loc - pos) <= reach and any(st.card_kind[c] == "monster" for c in st.here[loc])
         ]
     return []
+
+
+def chooses(effect: Effect) -> str:
+    """What the effect's chosen target is, as `options` lists them: "location", "hero" (a
+    seat) or "monster" (a card id)."""
+    if effect.name in ("teleport", "free_move"):
+        return "location"
+    if effect.target in ("hero_here", "any_hero"):
+        return "hero"
+    if effect.target in ("monster_here", "monster_in_range"):
+        return "monster"
+    return "location"
 
 
 def chosen(effect: Effect) -> bool:
@@ -299,14 +321,19 @@ def walk(st: SideQuestState, seat: int, loc: int, more: int, ev: Events) -> None
 
 
 def target_actions(st: SideQuestState, seat: int, source: int, index: int) -> list[Action]:
+    """`target:N`: a Monster by its card id, a Location or a hero by the number shown."""
     effect = card_effects(st, seat, source)[index]
-    return [Action("target", t) for t in options(st, seat, effect)]
+    if chooses(effect) == "monster":
+        return [Action("target", c) for c in options(st, seat, effect)]
+    return [Action("target", shown(t)) for t in options(st, seat, effect)]
 
 
 def answer_target(
-    st: SideQuestState, seat: int, source: int, index: int, target: int, ev: Events
+    st: SideQuestState, seat: int, source: int, index: int, choice: int, ev: Events
 ) -> None:
+    """The effect on what `target:choice` names (see `target_actions`), then the rest."""
     effect = card_effects(st, seat, source)[index]
+    target = choice if chooses(effect) == "monster" else index_of(choice)
     apply_effect(st, seat, effect, target, ev)
     if not st.ending:
         run_effects(st, seat, source, index + 1, ev)

@@ -3,7 +3,10 @@
 Built from `view(state, seat)` only; the layout is in ENCODING.md beside this file.
 Every card of a game has an integer id (monsters, loot, weapons, then the scenario's
 specials), and most actions name a card, a Location or a seat, so the action space is
-each action kind over every id that kind could name.
+each action kind over every id that kind could name. A Location or a seat is named by the
+number people see (from 1); the order is the one of the days they were counted from 0, so
+that an index of `move`, `wound`, `give` and the like names the Location or seat it named
+then. `target` is over card ids, and Locations and heroes by number fall among them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ BY_CARD = (
     "weapon", "pickup", "rescue", "key", "drop", "use", "cast", "hit", "target", "reroll",
 )
 BY_PLACE = ("enter", "move", "attack", "push", "step", "boost", "wound")
+SHOWN = frozenset({"enter", "move", "attack", "push", "step", "wound"})
+"""Kinds whose number is a Location or a seat as people see it, from 1 (`boost` names a die
+of the roll and counts from 0, like card ids: no screen numbers the dice)."""
 SEAT_FIELDS = 4  # health, Location, stunned, overburdened
 SCALARS = 10
 
@@ -40,8 +46,10 @@ class SideQuestEncoding:
         for kind in BY_CARD:
             actions += [Action(kind, c) for c in range(-1, reach) if Action(kind, c) not in actions]
         for kind in BY_PLACE:
-            actions += [Action(kind, p) for p in range(reach) if Action(kind, p) not in actions]
-        actions += [Action("give", c, s) for c in range(ids) for s in range(players)]
+            shift = 1 if kind in SHOWN else 0
+            places = [Action(kind, p + shift) for p in range(reach)]
+            actions += [a for a in places if a not in actions]
+        actions += [Action("give", c, s + 1) for c in range(ids) for s in range(players)]
         actions += [Action("equip", w) for w in weapons]
         actions += [Action("equip", *pair) for pair in combinations(sorted(weapons), 2)]
         self.actions = actions

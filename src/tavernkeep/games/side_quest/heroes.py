@@ -16,7 +16,7 @@ from typing import NamedTuple
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Derived
 from tavernkeep.engine.decisions import Decision
-from tavernkeep.games.side_quest.cards import card_name, weapon_of, who
+from tavernkeep.games.side_quest.cards import card_name, shown, weapon_of, who
 from tavernkeep.games.side_quest.content import Effect, SideQuestPack
 from tavernkeep.games.side_quest.dungeon import Events, say
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
@@ -179,7 +179,8 @@ def gain(st: SideQuestState, seat: int, card: int, equip: bool = True) -> None:
 
 def trade_actions(st: SideQuestState, seat: int, moved: tuple[int, ...]) -> list[Action]:
     """RULES 15: any equipment of a hero there to another hero there; each card moves at
-    most once a trade, which reaches every way of sharing it out."""
+    most once a trade, which reaches every way of sharing it out. `give:card,N` gives it
+    to Player N."""
     pos = st.position[seat]
     there = [s for s in range(st.players) if st.position[s] == pos]
     out: list[Action] = []
@@ -187,7 +188,7 @@ def trade_actions(st: SideQuestState, seat: int, moved: tuple[int, ...]) -> list
         for zone in (st.weapons[holder], st.items[holder], st.spells[holder]):
             for card in zone:
                 if card not in moved:
-                    out += [Action("give", card, s) for s in there if s != holder]
+                    out += [Action("give", card, shown(s)) for s in there if s != holder]
     return out
 
 

@@ -29,10 +29,10 @@ from typing import Any
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
-from tavernkeep.games.side_quest.cards import FIGHTERS, fighter_of, health_of, weapon_of
+from tavernkeep.games.side_quest.cards import FIGHTERS, fighter_of, health_of, index_of, weapon_of
 from tavernkeep.games.side_quest.combat import hearts_standing, hit_targets
 from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect
-from tavernkeep.games.side_quest.effects import card_effects
+from tavernkeep.games.side_quest.effects import card_effects, chooses
 from tavernkeep.games.side_quest.heroes import (
     ABILITY,
     DONE,
@@ -199,11 +199,11 @@ class Plan:
             return max(actions, key=lambda a: self.arms([int(a.args[0])]))
         if kind == "enter":
             middle = (len(st.row) - 1) / 2
-            return min(actions, key=lambda a: abs(int(a.args[0]) - middle))
+            return min(actions, key=lambda a: abs(index_of(a.args[0]) - middle))
         if kind == "target":
             return self.target(top.args, actions)
         if kind == "push":
-            return max(actions, key=lambda a: self.distance_to_heroes(int(a.args[0])))
+            return max(actions, key=lambda a: self.distance_to_heroes(index_of(a.args[0])))
         if kind == "walk":
             return max(actions, key=self.walk_value)
         # Trading: the heroes keep what they carry.
@@ -429,7 +429,7 @@ class Plan:
         st = self.st
 
         def cost(a: Action) -> float:
-            s = int(a.args[0])
+            s = index_of(a.args[0])
             damage = max(0, hits[0] - max(0, self.bonus(s, "armor") - absorbed[s]))
             return wound_cost(st.health[s], damage)
 
@@ -506,9 +506,9 @@ class Plan:
             return 0.0
         if kind == "attack":
             # An attack that cannot slay anything is an action thrown away.
-            return self.attack_value(int(action.args[0]), spare) or -0.05
+            return self.attack_value(index_of(action.args[0]), spare) or -0.05
         if kind == "move":
-            return self.move_value(int(action.args[0]))
+            return self.move_value(index_of(action.args[0]))
         if kind == "pickup":
             return self.card_worth(int(action.args[0]), picking=True)
         if kind == "loot":
@@ -790,21 +790,25 @@ class Plan:
     def walk_value(self, action: Action) -> float:
         if action == DONE:
             return 0.0
-        return self.move_value(int(action.args[0])) + 0.01
+        return self.move_value(index_of(action.args[0])) + 0.01
 
     def target(self, args: tuple[Any, ...], actions: list[Action]) -> Action:
         st, seat = self.st, self.seat
         source, index = args
         effect = card_effects(st, seat, source)[index]
-        if effect.name in ("teleport", "free_move") or effect.target in ("location_in_range",):
-            return max(actions, key=lambda a: self.standing(int(a.args[0]), st.actions))
-        if effect.target in ("hero_here", "any_hero"):
-            return min(actions, key=lambda a: st.health[int(a.args[0])])
-        if effect.target == "every_monster_in_range":
+        # A Location or a hero is named by the number people see, a Monster by its card id.
+        what = chooses(effect)
+        if effect.name in ("teleport", "free_move") or effect.target == "location_in_range":
+            return max(actions, key=lambda a: self.standing(index_of(a.args[0]), st.actions))
+        if what == "hero":
+            return min(actions, key=lambda a: st.health[index_of(a.args[0])])
+        if what == "location":  # every_monster_in_range
             return max(
                 actions,
                 key=lambda a: sum(
-                    self.threat(c) for c in st.here[int(a.args[0])] if st.card_kind[c] == "monster"
+                    self.threat(c)
+                    for c in st.here[index_of(a.args[0])]
+                    if st.card_kind[c] == "monster"
                 ),
             )
         if effect.name == "damage":

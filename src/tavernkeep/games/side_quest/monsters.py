@@ -1,11 +1,11 @@
 """The Monsters' side: the Monster phase, activation and the damage heroes take.
 
-Portals and summoners spawn, then every Monster and the Boss activates, left to right
-(RULES 8, 27); each attacks the nearest hero in range or moves toward one first (22). Its
-attack roll (the Grab Attack of reading 10 too) adds the Dark Runes' and the rallying
-Monsters' bonus (28, 34); the heroes there choose, hit by hit, who takes each, armor
-ignoring the first points of each attack (23, 43), and a stun_on_hit hit stuns the hero
-(24). An "active Monster" is a Monster or the Boss not stunned (35).
+Portals and summoners spawn, never onto a Damsel (RULES 27, 48), then every Monster and
+the Boss activates, left to right (8); each attacks the nearest hero in range or moves
+toward one first (22). Its attack roll (the Grab Attack of reading 10 too) adds the Dark
+Runes' and the rallying Monsters' bonus (28, 34); the heroes there choose, hit by hit, who
+takes each, armor ignoring the first points of each attack (23, 43), and a stun_on_hit
+hit stuns the hero (24). An "active Monster" is a Monster or the Boss not stunned (35).
 """
 
 from __future__ import annotations
@@ -56,26 +56,67 @@ def nearest(st: SideQuestState, loc: int, ev: Events) -> int:
 
 
 def monster_phase(st: SideQuestState, ev: Events) -> None:
-    """RULES 8 and 27: Portals and summoners spawn, then every Monster is queued, left to
-    right."""
+    """RULES 8 and 27: Portals and summoners spawn, never onto a Damsel (48), then every
+    Monster is queued, left to right."""
     spawns = st.content.specials.portal_spawns
     for loc in range(len(st.row)):
         for c in list(st.here[loc]):
             if st.card_kind[c] == "portal" or ability(st, c) == "summoner":
-                for _ in range(spawns if st.card_kind[c] == "portal" else 1):
-                    spawn = draw_monster(st)
-                    if spawn != NONE:
-                        place(st, spawn, loc)
-                        say(
-                            ev,
-                            "spawn",
-                            f"{card_name(st, spawn)} is called up by {card_name(st, c)}",
-                            card=spawn,
-                            location=loc,
-                        )
+                spawn_from(st, c, loc, spawns if st.card_kind[c] == "portal" else 1, ev)
     st.queue = [
         c for loc in range(len(st.row)) for c in st.here[loc] if st.card_kind[c] in FIGHTERS
     ]
+
+
+def has_damsel(st: SideQuestState, loc: int) -> bool:
+    return any(st.card_kind[c] == "damsel" for c in st.here[loc])
+
+
+def spawn_from(st: SideQuestState, spawner: int, loc: int, count: int, ev: Events) -> None:
+    """`count` cards from the Monster deck onto the spawner's Location. Monsters 'do not
+    spawn on' a Damsel (rulebook): where one hangs, none comes out, or, with the variant
+    `spawn_on_damsel=beside`, they come out in the nearest Location without one (48)."""
+    name = card_name(st, spawner)
+    where = ""
+    if has_damsel(st, loc):
+        free = [other for other in range(len(st.row)) if not has_damsel(st, other)]
+        if st.config.spawn_on_damsel == "none" or not free:
+            say(
+                ev,
+                "spawn_held",
+                f"No Monster is called up by {name}: a Damsel hangs there",
+                card=spawner,
+                location=loc,
+            )
+            return
+        best = min(abs(other - loc) for other in free)
+        sides = [other for other in free if abs(other - loc) == best]
+        if len(sides) == 1:
+            loc = sides[0]
+        else:
+            # As a Monster choosing between equally near heroes: 1-3 left, 4-6 right (22).
+            roll = st.rng.die(6)
+            loc = sides[0] if roll <= 3 else sides[1]
+            say(
+                ev,
+                "tie",
+                f"Free Locations are equally near {name} on both sides: {roll} "
+                f"({'left' if roll <= 3 else 'right'})",
+                roll=roll,
+            )
+        where = ", beside the Damsel"
+    for _ in range(count):
+        spawn = draw_monster(st)
+        if spawn == NONE:
+            return
+        place(st, spawn, loc)
+        say(
+            ev,
+            "spawn",
+            f"{card_name(st, spawn)} is called up by {name}{where}",
+            card=spawn,
+            location=loc,
+        )
 
 
 def activate(st: SideQuestState, monster: int, ev: Events) -> None:

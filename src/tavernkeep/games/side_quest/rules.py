@@ -9,7 +9,9 @@ allocation and slaying; 11, 29), `monsters.py` (the Monster phase and the damage
 take; 22-24), `locations.py` (entering and Location effects; 3-4), `heroes.py` (passive
 bonuses and equipment; 12, 15, 20-21), `dungeon.py` (the row, the decks and travel; 2, 5,
 6, 31) and `cards.py` (what a card id is). The readings the rulebook leaves open are in
-RULES.md, not here.
+RULES.md, not here. Action texts name a Location or a seat by the number the screens show
+(`move:2` is Location 2, `wound:1` is Player 1; cards.shown), a card by its id; RULES.md,
+"Action texts".
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.match import Agent
+from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import tally_facts
 from tavernkeep.games.side_quest import evaluation
@@ -32,7 +35,9 @@ from tavernkeep.games.side_quest.cards import (
     LOOT_KINDS,
     card_name,
     card_numbers,
+    index_of,
     location_name,
+    shown,
     who,
 )
 from tavernkeep.games.side_quest.combat import allocate_hits, hearts_standing, hit_targets
@@ -42,6 +47,7 @@ from tavernkeep.games.side_quest.dungeon import basic_weapons, build_level, say,
 from tavernkeep.games.side_quest.effects import (
     answer_target,
     card_effects,
+    chooses,
     target_actions,
     walk,
 )
@@ -72,6 +78,21 @@ from tavernkeep.games.side_quest.turn import (
 )
 
 __all__ = ["SideQuest", "SideQuestState"]
+
+FROM_VERSION_1 = shift_arguments(
+    {
+        "enter": (0,),
+        "move": (0,),
+        "attack": (0,),
+        "push": (0,),
+        "step": (0,),
+        "wound": (0,),
+        "give": (1,),
+    }
+)
+"""Version 1's numbers of Locations and seats, counted from 0, as shown now (from 1)."""
+TARGET_FROM_VERSION_1 = shift_arguments({"target": (0,)})
+"""Version 1's `target:N` where it named a Location or a hero."""
 
 FACES: Derived[SideQuestPack, dict[tuple[str, int], dict[str, Any]]] = Derived(lambda _: {})
 """What a view shows of each card (its kind, name and numbers), which depends only on
@@ -265,7 +286,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "weapon":
             return [Action("weapon", w) for w in basic_weapons(state)]
         if kind == "enter":
-            return [Action("enter", loc) for loc in range(len(state.row))]
+            return [Action("enter", shown(loc)) for loc in range(len(state.row))]
         if kind == "turn":
             return turn_actions(state, seat)
         if kind == "equip":
@@ -285,14 +306,16 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             return target_actions(state, seat, top.args[0], top.args[1])
         if kind == "push":
             loc = location_of(state, top.args[0])
-            return [Action("push", p) for p in (loc - 1, loc + 1) if 0 <= p < len(state.row)]
+            return [Action("push", shown(p)) for p in (loc - 1, loc + 1) if 0 <= p < len(state.row)]
         if kind == "walk":
             pos = state.position[seat]
             steps = [p for p in (pos - 1, pos + 1) if 0 <= p < len(state.row)]
-            return [*(Action("step", p) for p in steps), DONE]
+            return [*(Action("step", shown(p)) for p in steps), DONE]
         if kind == "wound":
             loc = top.args[0]
-            return [Action("wound", s) for s in seat_order(state) if state.position[s] == loc]
+            return [
+                Action("wound", shown(s)) for s in seat_order(state) if state.position[s] == loc
+            ]
         raise AssertionError(f"no decision '{kind}'")
 
     def apply(self, state: SideQuestState, action: Action, record: bool = True) -> list[Event]:
@@ -318,7 +341,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             take_weapon(state, seat, card)
             say(ev, "weapon", f"{who(state, seat)} takes {card_name(state, card)}", seat=seat)
         elif kind == "enter":
-            enter(state, seat, int(action.args[0]), ev)
+            enter(state, seat, index_of(action.args[0]), ev)
         elif kind == "turn":
             hero_action(state, seat, action, ev)
         elif kind == "equip":
@@ -374,7 +397,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                 )
                 after_roll(state, seat, what, target, dice, ev)
         elif kind == "push":
-            monster, to = top.args[0], int(action.args[0])
+            monster, to = top.args[0], index_of(action.args[0])
             state.here[location_of(state, monster)].remove(monster)
             state.here[to].append(monster)
             say(
@@ -386,7 +409,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             )
         elif kind == "walk":
             if action != DONE:
-                walk(state, seat, int(action.args[0]), top.args[0] - 1, ev)
+                walk(state, seat, index_of(action.args[0]), top.args[0] - 1, ev)
         elif kind == "target":
             answer_target(state, seat, top.args[0], top.args[1], int(action.args[0]), ev)
         elif kind == "trade":
@@ -397,12 +420,12 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                     if state.position[s] == pos:
                         re_equip(state, s)
             else:
-                card, taker = int(action.args[0]), int(action.args[1])
+                card, taker = int(action.args[0]), index_of(action.args[1])
                 give(state, card, taker, ev)
                 state.stack.append(Decision(seat, "trade", (*top.args, card)))
         elif kind == "wound":
             loc, hits, monster, absorbed = top.args
-            taker = int(action.args[0])
+            taker = index_of(action.args[0])
             took = wound(state, taker, hits[0], monster, ev, absorbed[taker])
             absorbed = (*absorbed[:taker], took, *absorbed[taker + 1 :])
             if len(hits) > 1 and not state.ending:
@@ -469,6 +492,10 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             decision = top.to_json()
             if top.kind in ("hit", "wound"):
                 decision["hits"] = list(top.args[1])
+            if top.kind == "target":
+                # What `target:N` names here: a Location, a hero (N as shown) or a Monster.
+                effect = card_effects(state, top.seat, top.args[0])[top.args[1]]
+                decision["chooses"] = chooses(effect)
             if top.kind == "boost":
                 decision["roll"] = top.args[0]
                 decision["dice"] = [list(d) for d in top.args[2]]
@@ -573,11 +600,11 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "weapon":
             return f"Take {card_name(state, int(args[0]))}"
         if kind == "enter":
-            return f"Enter {location_name(state, int(args[0]))}"
+            return f"Enter {location_name(state, index_of(args[0]))}"
         if kind == "move":
-            return f"Move to {location_name(state, int(args[0]))}"
+            return f"Move to {location_name(state, index_of(args[0]))}"
         if kind == "attack":
-            return f"Attack {location_name(state, int(args[0]))}"
+            return f"Attack {location_name(state, index_of(args[0]))}"
         if kind in ("pickup", "drop", "rescue"):
             verb = {"pickup": "Pick up", "drop": "Drop", "rescue": "Rescue"}[kind]
             return f"{verb} {card_name(state, int(args[0]))}"
@@ -593,7 +620,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "hit":
             return f"Give the hit to {card_name(state, int(args[0]))}"
         if kind == "wound":
-            return f"{who(state, int(args[0]))} takes the hit"
+            return f"{who(state, index_of(args[0]))} takes the hit"
         if kind == "ability":
             h = state.content.hero[state.hero[state.stack[-1].seat]]
             return f"Use your ability: {h.text}"
@@ -605,19 +632,16 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "target":
             top = state.stack[-1]
             effect = card_effects(state, top.seat, top.args[0])[top.args[1]]
-            t = int(args[0])
-            if effect.name in ("teleport", "free_move") or effect.target in (
-                "every_monster_in_range",
-                "location_in_range",
-            ):
-                return f"Choose {location_name(state, t)}"
-            if effect.target in ("hero_here", "any_hero"):
-                return f"Choose {who(state, t)}"
-            return f"Choose {card_name(state, t)}"
+            what = chooses(effect)
+            if what == "monster":
+                return f"Choose {card_name(state, int(args[0]))}"
+            if what == "hero":
+                return f"Choose {who(state, index_of(args[0]))}"
+            return f"Choose {location_name(state, index_of(args[0]))}"
         if kind == "trade":
             return "Trade equipment with the heroes here (one action)"
         if kind == "give":
-            return f"Give {card_name(state, int(args[0]))} to {who(state, int(args[1]))}"
+            return f"Give {card_name(state, int(args[0]))} to {who(state, index_of(args[1]))}"
         if kind == "done":
             return "Finish trading"
         if kind == "boost":
@@ -626,14 +650,30 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "keep":
             return "Let the roll stand"
         if kind == "push":
-            return f"Push it to {location_name(state, int(args[0]))}"
+            return f"Push it to {location_name(state, index_of(args[0]))}"
         if kind == "step":
-            return f"Move on to {location_name(state, int(args[0]))}"
+            return f"Move on to {location_name(state, index_of(args[0]))}"
         if kind == "reroll":
             source = int(args[0])
             what = "your ability" if source == ABILITY else card_name(state, source)
             return f"Re-roll every die with {what}"
         return action.text
+
+    def upgrade_text(self, version: int, state: SideQuestState, text: str) -> str:
+        """`text`, from a `version` record, as this version writes it; `state` is the game
+        just before it. Version 1 counted Locations and seats from 0 (`move:0` is
+        `move:1` now, `give:c,0` is `give:c,1`), and its `target:N` named a Location, a
+        hero or a Monster's card id alike: only the card being used tells which, so the
+        state is read, and a card id, which never moved, stays."""
+        if version >= 2:
+            return text
+        text = FROM_VERSION_1(text)
+        if not state.stack or state.stack[-1].kind != "target":
+            return text
+        top = state.stack[-1]
+        if chooses(card_effects(state, top.seat, top.args[0])[top.args[1]]) == "monster":
+            return text
+        return TARGET_FROM_VERSION_1(text)
 
     def odds(self, state: SideQuestState, action: Action) -> dict[str, float]:
         if action == LOOT:

@@ -65,6 +65,10 @@ DECISIONS = {
 }
 
 
+TARGETS = {"location": "a Location", "hero": "a hero", "monster": "a Monster"}
+"""What a card's effect asks to choose (the view's `chooses`)."""
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -382,6 +386,8 @@ def decision_text(view: Json) -> str:
         return f"{who} gives out the attack's {_hits(decision.get('hits', []))}"
     if kind == "wound":
         return f"{who} chooses which hero here takes each of {_hits(decision.get('hits', []))}"
+    if kind == "target" and decision.get("chooses") in TARGETS:
+        return f"{who} chooses {TARGETS[decision['chooses']]} for the card"
     return DECISIONS.get(kind, "{who} to decide (" + escape(kind) + ")").format(who=who)
 
 

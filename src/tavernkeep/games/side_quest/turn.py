@@ -19,7 +19,9 @@ from tavernkeep.games.side_quest.cards import (
     LOOT_KINDS,
     ability,
     card_name,
+    index_of,
     location_name,
+    shown,
     weapon_of,
     who,
 )
@@ -155,7 +157,7 @@ def moves(st: SideQuestState, seat: int) -> list[Action]:
     if st.actions <= 0 or overburdened(st, seat):
         return []
     pos = st.position[seat]
-    return [Action("move", loc) for loc in (pos - 1, pos + 1) if 0 <= loc < len(st.row)]
+    return [Action("move", shown(loc)) for loc in (pos - 1, pos + 1) if 0 <= loc < len(st.row)]
 
 
 def attacks(st: SideQuestState, seat: int) -> list[Action]:
@@ -163,7 +165,7 @@ def attacks(st: SideQuestState, seat: int) -> list[Action]:
         return []
     pos, reach = st.position[seat], hero_range(st, seat)
     return [
-        Action("attack", loc)
+        Action("attack", shown(loc))
         for loc in range(max(pos - reach, 0), min(pos + reach + 1, len(st.row)))
         if hit_targets(st, loc, seat)
     ]
@@ -249,9 +251,9 @@ def hero_action(st: SideQuestState, seat: int, action: Action, ev: Events) -> No
     st.actions -= 1
     pos = st.position[seat]
     if kind == "move":
-        move_hero(st, seat, int(action.args[0]), ev)
+        move_hero(st, seat, index_of(action.args[0]), ev)
     elif kind == "attack":
-        attack(st, seat, int(action.args[0]), ev)
+        attack(st, seat, index_of(action.args[0]), ev)
     elif kind == "pickup":
         card = int(action.args[0])
         st.here[pos].remove(card)

@@ -11,6 +11,12 @@
 // Boost on the die it lifts; drop, use and cast on the hero's own cards. Every legal
 // action nothing on the board claimed is a button in the decision box, and the table's
 // own list of actions names every one of them, so no action is ever out of reach.
+//
+// An action's text names a Location or a hero by the number this board shows (Location 1
+// is the leftmost, Player 1 the first seat: `move:2`, `wound:1`, `give:61,1`), a card by its
+// id (`pickup:61`), while the view counts Locations and seats from 0 (`loc.index`,
+// `hero.seat`): `shown` turns the one into the other. `target:N` is either: the decision's
+// `chooses` says whether it names a Location, a hero or a Monster.
 
 import { h, makeClickable, oddsText, replace } from "../dom.js";
 import { dieFace } from "../dice.js";
@@ -41,7 +47,7 @@ const ROLLS = {
   spell: "spell",
 };
 
-// Actions that are about a Location (their one argument is the Location's index).
+// Actions that are about a Location (their one argument is the Location's number).
 const LOCATION_ACTIONS = {
   enter: "Enter",
   move: "Move here",
@@ -63,6 +69,11 @@ export function render(container, view, ctx) {
 }
 
 // -- small words ------------------------------------------------------------------------
+
+/** The number people see, and action texts use, for a Location index or a seat. */
+function shown(index) {
+  return Number(index) + 1;
+}
 
 function plural(count, word, many = `${word}s`) {
   return `${count} ${count === 1 ? word : many}`;
@@ -119,28 +130,31 @@ class Board {
 
   heroName(seat) {
     const hero = this.heroes[seat];
-    return (hero && hero.hero) || (this.ctx.seatNames || [])[seat] || `Player ${Number(seat) + 1}`;
+    return (hero && hero.hero) || (this.ctx.seatNames || [])[seat] || `Player ${shown(seat)}`;
   }
 
   playerName(seat) {
-    return (this.ctx.seatNames || [])[seat] || `Player ${Number(seat) + 1}`;
+    return (this.ctx.seatNames || [])[seat] || `Player ${shown(seat)}`;
   }
 
   locationName(index) {
     const loc = (this.view.locations || [])[index];
-    if (!loc) return `Location ${index + 1}`;
-    return loc.revealed ? loc.name : `face-down Location ${index + 1}`;
+    if (!loc) return `Location ${shown(index)}`;
+    return loc.revealed ? loc.name : `face-down Location ${shown(index)}`;
   }
 
-  /** What a `target:N` names: a Location, a hero or a card (told apart by its label). */
+  /** What a `target:N` names, as the decision says: a Monster (N its card id), a hero or
+   * a Location (N the number shown). */
   targetKind(entry) {
-    const n = entry.args[0];
-    const what = String(entry.label || "").replace(/^Choose /, "");
-    const card = this.cards.get(n);
-    if (card && what === card.name) return "card";
-    const hero = this.heroes[n];
-    if (hero && what === hero.hero) return "hero";
-    return "location";
+    const chooses = this.decision && entry.kind === "target" ? this.decision.chooses : null;
+    if (chooses === "monster") return "card";
+    return chooses === "hero" ? "hero" : "location";
+  }
+
+  /** Whether an action is about the hero in `seat`: it takes the hit, or is chosen. */
+  onHero(entry, seat) {
+    if (entry.kind === "wound") return entry.args[0] === shown(seat);
+    return entry.kind === "target" && entry.args[0] === shown(seat) && this.targetKind(entry) === "hero";
   }
 
   /** The legal actions concerning one thing, each claimed for it. */
@@ -427,8 +441,8 @@ class Board {
     // it has exactly one.
     const acts = this.take(
       (e) =>
-        (LOCATION_ACTIONS[e.kind] && e.args[0] === i) ||
-        (e.kind === "target" && e.args[0] === i && this.targetKind(e) === "location"),
+        (LOCATION_ACTIONS[e.kind] && e.args[0] === shown(i)) ||
+        (e.kind === "target" && e.args[0] === shown(i) && this.targetKind(e) === "location"),
     );
     // The hero's own actions here: Loot, the Dungeon Key.
     const heroHere = current !== null && current !== undefined && (this.heroes[current] || {}).location === i;
@@ -436,11 +450,11 @@ class Board {
     const cards = (loc.cards || []).map((card) => this.cardOnRow(card));
     const node = h(
       "article",
-      { class: classes.join(" "), dataset: { loc: String(i) }, "aria-label": `Location ${i + 1}: ${loc.revealed ? loc.name : "face down"}` },
+      { class: classes.join(" "), dataset: { loc: String(i) }, "aria-label": `Location ${shown(i)}: ${loc.revealed ? loc.name : "face down"}` },
       h(
         "header",
         { class: "sq-loc-head" },
-        h("span", { class: "sq-loc-no", text: String(i + 1) }),
+        h("span", { class: "sq-loc-no", text: String(shown(i)) }),
         h("span", { class: "sq-loc-name", text: loc.revealed ? loc.name : "Face down" }),
       ),
       loc.revealed
@@ -490,9 +504,7 @@ class Board {
       hero.stunned ? h("span", { class: "sq-tag stunned", text: "stunned" }) : null,
     );
     // The hero's panel below claims these; the token on the row offers them too.
-    const acts = this.legal.filter(
-      (e) => (e.kind === "wound" && e.args[0] === seat) || (e.kind === "target" && e.args[0] === seat && this.targetKind(e) === "hero"),
-    );
+    const acts = this.legal.filter((e) => this.onHero(e, seat));
     if (acts.length === 1) makeClickable(node, acts[0], this.ctx.onAction);
     return node;
   }
@@ -647,9 +659,7 @@ class Board {
     const carried = weapons.filter((w) => !equipped.has(w.id)).length + (hero.items || []).length;
     const spells = (hero.spells || []).length;
     // Actions on this hero: take the hit, be chosen; the hero's own: its ability, trade, end.
-    const onHero = this.take(
-      (e) => (e.kind === "wound" && e.args[0] === seat) || (e.kind === "target" && e.args[0] === seat && this.targetKind(e) === "hero"),
-    );
+    const onHero = this.take((e) => this.onHero(e, seat));
     const mineNow = this.asked && d && d.seat === seat;
     const ownActs = mineNow ? this.take((e) => ["ability", "trade", "end", "done"].includes(e.kind) || (e.kind === "reroll" && e.args[0] === ABILITY)) : [];
     const equipmentCard = (card, held) => this.heldCard(card, held, seat);
@@ -735,7 +745,7 @@ class Board {
     );
     if (!acts.length) return node;
     const words = (e) => {
-      if (e.kind === "give") return `give to ${this.heroName(e.args[1])}`;
+      if (e.kind === "give") return `give to ${this.heroName(e.args[1] - 1)}`;
       if (e.kind === "drop") return "drop";
       if (e.kind === "use") return "use";
       if (e.kind === "cast") return "cast";
