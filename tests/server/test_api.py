@@ -15,6 +15,7 @@ from tavernkeep.cli import main as cli_main
 from tavernkeep.engine.records import parse_record, replay
 from tavernkeep.games import get_game
 from tavernkeep.server.app import create_app
+from tavernkeep.server.rooms import IDLE_KEPT, Limits
 
 HUMAN_AND_BOTS = ["human", "bot:heuristic", "bot:random"]
 SHORT = {"round_limit": 2}
@@ -362,14 +363,32 @@ def test_record_is_refused_until_the_end_then_replays(
 
 
 def test_a_finished_table_nobody_watches_leaves_memory_but_not_storage(
-    client: Any, tk: Any, helpers: Any
+    sqlite_url: str, tk: Any, helpers: Any
 ) -> None:
+    limits = Limits(tables_per_minute=1000, table_burst=1000)
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, limits=limits)) as client:
+        check_finished_tables_leave_memory(client, tk, helpers)
+
+
+def check_finished_tables_leave_memory(client: Any, tk: Any, helpers: Any) -> None:
     finished = tk.create(client, seats=["bot:random"] * 3, options=SHORT)
     tavern = client.app.state.tavern
+    others = [
+        tk.create(client, seats=["bot:random"] * 3, options=SHORT)["id"]
+        for _ in range(IDLE_KEPT)
+    ]
+    helpers.wait_for(
+        lambda: all(
+            client.get(f"/api/tables/{t}").json()["status"] == "finished" for t in others
+        ),
+        timeout=60,
+        what="the bots-only tables to finish",
+    )
     helpers.wait_for(
         lambda: finished["id"] not in tavern.rooms,
-        what="the finished bots-only table to leave memory",
+        what="the first finished table to leave memory",
     )
+    assert len(tavern.rooms) <= IDLE_KEPT
     # Asking for it brings it back from storage, finished, with its record.
     summary = client.get(f"/api/tables/{finished['id']}").json()
     assert summary["status"] == "finished"

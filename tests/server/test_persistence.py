@@ -156,7 +156,8 @@ def test_a_restarted_bots_only_table_plays_the_same_game_as_an_uninterrupted_one
         helpers.wait_for(lambda: len(helpers.stored_actions(broken, table)) >= 3)
     assert tk_stored(broken, table).status == "playing", "finished before the restart"
     with TestClient(create_app(broken, bot_delay=0.0)) as client:
-        assert client.get(f"/api/tables/{table}").json()["status"] == "playing"
+        with tk.join(client, table) as watcher:
+            assert watcher.state["result"] is None
         helpers.wait_for(lambda: tk_stored(broken, table).status == "finished")
     # The bots' choices depend on the table's history only, never on the server's memory.
     assert tk_stored(broken, table).record.actions == uninterrupted
@@ -280,6 +281,8 @@ def test_a_table_over_in_its_actions_but_open_in_storage_is_finished_when_asked_
         )
     engine.dispose()
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        with tk.join(client, tid) as watcher:
+            assert watcher.state["result"] == final["result"]
         assert client.get(f"/api/tables/{tid}").json()["status"] == "finished"
         assert client.get("/api/tables").json() == []
         stored = tk_stored(db_url, tid)

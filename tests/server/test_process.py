@@ -236,7 +236,10 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(
             assert zero.state["actor"] == before["actor"]
             assert zero.state["legal"] == before["legal"]
             assert zero.log == log_before
-        # The bots-only table comes back when asked for, and plays to its end.
+        # The bots-only table comes back when a spectator opens it, and plays to its end.
+        with connect(f"ws://127.0.0.1:{second.port}/ws/tables/{bots['id']}") as ws:
+            ws.send(json.dumps({"type": "join"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         deadline = time.monotonic() + 20
         while second.get(f"/api/tables/{bots['id']}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the bots-only table did not finish"

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tavernkeep.server.app import create_app
+from tavernkeep.server.rooms import IDLE_KEPT, Limits
 
 SHORT = {"round_limit": 2}
 
@@ -197,12 +198,22 @@ def test_joining_and_leaving_sends_the_others_a_seat_message_not_a_state(
         assert len(seat_message) < 400
 
 
-def test_a_table_nobody_is_at_is_not_held_in_memory(client: Any, tk: Any) -> None:
-    tavern = client.app.state.tavern
-    data = tk.create(client, seats=["human", "human", "bot:random"], options=SHORT)
-    assert data["id"] not in tavern.rooms
-    tokens = tk.tokens(data)
-    with tk.join(client, data["id"], 0, tokens[0]):
-        assert data["id"] in tavern.rooms
-    assert data["id"] not in tavern.rooms
-    assert client.get("/api/tables").json()[0]["id"] == data["id"]
+def test_only_a_few_tables_nobody_is_at_stay_in_memory(sqlite_url: str, tk: Any) -> None:
+    limits = Limits(tables_per_minute=1000, table_burst=1000)
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, limits=limits)) as client:
+        tavern = client.app.state.tavern
+        first = tk.create(client, seats=["human", "human", "bot:random"], options=SHORT)
+        tokens = tk.tokens(first)
+        with tk.join(client, first["id"], 0, tokens[0]):
+            assert first["id"] in tavern.rooms
+        for _ in range(IDLE_KEPT + 5):
+            tk.create(client, seats=["human", "human", "bot:random"], options=SHORT)
+        # The table left first has left memory; its seat, its summary and its place in
+        # the lobby are in storage, and it comes back when someone joins.
+        assert len(tavern.rooms) <= IDLE_KEPT
+        assert first["id"] not in tavern.rooms
+        summary = client.get(f"/api/tables/{first['id']}").json()
+        assert summary["seats"][0]["claimed"] is True
+        assert first["id"] not in tavern.rooms, "a summary replayed the table"
+        with tk.join(client, first["id"], 0, tokens[0]) as zero:
+            assert zero.state["version"] == 0

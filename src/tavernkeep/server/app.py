@@ -186,11 +186,9 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/claim", response_model=None)
     async def claim_seat(table_id: str, body: Claim) -> dict[str, Any] | JSONResponse:
-        room = await tavern.get_room(table_id)
-        if room is None:
+        token = await tavern.claim(table_id, body.seat, body.invite)
+        if token is None:
             return error("no such table", 404)
-        token = await tavern.claim(room, body.seat, body.invite)
-        tavern.forget_if_idle(room)
         return {"seat": body.seat, "token": token}
 
     @app.get("/api/tables")
@@ -199,25 +197,23 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", response_model=None)
     async def table_summary(table_id: str) -> dict[str, Any] | JSONResponse:
-        room = await tavern.get_room(table_id)
-        if room is None:
+        summary = await tavern.summary(table_id)
+        if summary is None:
             return error("no such table", 404)
-        summary = room.summary()
-        tavern.forget_if_idle(room)
         return summary
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def table_record(table_id: str) -> Response:
-        room = await tavern.get_room(table_id)
-        if room is None:
-            return error("no such table", 404)
-        tavern.forget_if_idle(room)
-        if room.actor is not None:
+        try:
+            record = await tavern.record(table_id)
+        except IllegalAction as exc:
             # The record holds the seed, and the seed reveals every hidden card.
-            return error("the record is available once the game is over", 409)
-        filename = f"{room.game.name}-{room.id}.json"
+            return error(str(exc), 409)
+        if record is None:
+            return error("no such table", 404)
+        filename = f"{record.game}-{table_id}.json"
         return Response(
-            room.match.record.to_json(),
+            record.to_json(),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )

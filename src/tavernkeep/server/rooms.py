@@ -20,6 +20,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,15 +29,21 @@ from typing import Any, TypeVar
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.engine.actions import PASS, Action
-from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
+from tavernkeep.engine.errors import (
+    ConfigError,
+    IllegalAction,
+    RecordError,
+    SeatError,
+    TavernkeepError,
+)
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, Match
-from tavernkeep.engine.records import RECORD_VERSION
+from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
-from tavernkeep.server.storage import Listing, SeatKey, Storage
+from tavernkeep.server.storage import Listing, SeatKey, Storage, StoredTable
 from tavernkeep.server.timing import PassPrior, PassTiming
 
 T = TypeVar("T")
@@ -45,6 +52,8 @@ log = logging.getLogger("tavernkeep.server")
 MAX_SEED = 2**63 - 1
 MAX_OUTBOX = 1000
 """Messages queued for a client that does not read; beyond this it is dropped."""
+IDLE_KEPT = 32
+"""Tables kept in memory after the last person left them (see `Tavern.forget_if_idle`)."""
 
 
 class SeatTaken(IllegalAction):
@@ -101,6 +110,22 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
+def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list[dict[str, Any]]:
+    """Who sits where, as every seat and spectator may know it."""
+    out = []
+    for seat, spec in enumerate(seats):
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "agent": spec,
+            "connected": spec != "human" or seat in connected,
+        }
+        if spec == "human":
+            entry["device"] = keys[seat].device
+            entry["claimed"] = keys[seat].claimed
+        out.append(entry)
+    return out
+
+
 def variant_options(game: Game[Any, Any], config: dict[str, Any]) -> dict[str, Any]:
     """The options a table was opened with that differ from the game's defaults: the
     rules every seat plays by, so every seat is shown them."""
@@ -155,21 +180,11 @@ class Room:
         game, state = self.match.game, self.match.state
         return game.actor(state) is not None and game.legal_actions(state) == [PASS]
 
+    def connected(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
     def seats_summary(self) -> list[dict[str, Any]]:
-        connected = {c.seat for c in self.connections if c.seat is not None}
-        out = []
-        for seat, spec in enumerate(self.seats):
-            entry: dict[str, Any] = {
-                "seat": seat,
-                "agent": spec,
-                "connected": spec != "human" or seat in connected,
-            }
-            if spec == "human":
-                key = self.keys[seat]
-                entry["device"] = key.device
-                entry["claimed"] = key.claimed
-            out.append(entry)
-        return out
+        return seats_of(self.seats, self.keys, self.connected())
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -299,6 +314,8 @@ class Tavern:
         # let anyone grow the server's memory by asking for made-up tables.
         self._loading = asyncio.Lock()
         self._digests: dict[tuple[str, str], str] = {}
+        self._idle: OrderedDict[str, None] = OrderedDict()
+        """Tables in memory that nobody is at, the most recently idle last."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
@@ -473,35 +490,90 @@ class Tavern:
             self._digests[key] = game.load_pack(pack).digest
         return self._digests[key]
 
-    async def claim(self, room: Room, seat: object, invite: object) -> str:
+    async def stored(self, table_id: str) -> StoredTable | None:
+        """A table as committed, read without replaying it; RecordError for one whose
+        pack has changed under it, which no longer replays (its asker is told so)."""
+        stored = await self.db(self.storage.load, table_id)
+        if stored is None:
+            return None
+        game = get_game(stored.record.game)
+        digest = self.pack_digest(game, stored.record.pack)
+        if stored.record.pack_digest and digest != stored.record.pack_digest:
+            log.warning("table %s cannot be resumed: its pack has changed", table_id)
+            raise RecordError(
+                f"table {table_id} was played with another version of pack "
+                f"'{stored.record.pack}' and cannot be resumed"
+            )
+        return stored
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        """A table's summary. From memory when someone is at it, else from storage: a
+        summary never costs a replay, whoever asks how often."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room.summary()
+        stored = await self.stored(table_id)
+        if stored is None:
+            return None
+        game = get_game(stored.record.game)
+        return {
+            "id": stored.id,
+            "game": game.name,
+            "title": game.title,
+            "status": stored.status,
+            "seats": seats_of(stored.record.seats, stored.keys, set()),
+            "actions": len(stored.record.actions),
+            "created_at": stored.created_at,
+            "deal": stored.deal,
+            "options": variant_options(game, stored.record.config),
+        }
+
+    async def record(self, table_id: str) -> GameRecord | None:
+        """The record of a finished table, from storage; None for no such table, and
+        IllegalAction before the end (the record holds the seed)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            if room.actor is not None:
+                raise IllegalAction("the record is available once the game is over")
+            return room.match.record
+        stored = await self.stored(table_id)
+        if stored is None:
+            return None
+        if stored.status != "finished":
+            raise IllegalAction("the record is available once the game is over")
+        return stored.record
+
+    async def claim(self, table_id: str, seat: object, invite: object) -> str | None:
         """Trade a seat's invite for a credential of this browser's own: the invite acts
-        for nobody, and a second claim of it is refused (SeatTaken)."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+        for nobody after that, and a second claim of it is refused (SeatTaken). Storage
+        decides (one conditional update), so no table is replayed to claim a seat at it.
+        None for no such table."""
+        stored = await self.stored(table_id)
+        if stored is None:
+            return None
+        seats = len(stored.record.seats)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
             raise IllegalAction("no such seat at this table")
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise IllegalAction("that invite is not valid for this table")
-        async with room.lock:
-            key = await self.db(self.storage.seat_key, room.id, seat)
-            if key is None or key.invite_hash is None:
-                raise IllegalAction("that invite is not valid for this table")
-            if not hmac.compare_digest(key.invite_hash, secret_hash(invite)):
-                raise IllegalAction("that invite is not valid for this table")
-            if key.claimed:
-                raise SeatTaken(
-                    f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
-                )
-            credential = new_secret()
-            won = await self.db(
-                self.storage.claim, room.id, seat, key.invite_hash, secret_hash(credential)
-            )
-            if not won:
-                raise SeatTaken(
-                    f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
-                )
-            for live in {room, self.rooms.get(room.id)}:
-                if live is not None:
-                    live.keys[seat] = SeatKey(key.invite_hash, secret_hash(credential))
-        room.broadcast_seats()
+        key = stored.keys[seat]
+        if key.invite_hash is None or not hmac.compare_digest(
+            key.invite_hash, secret_hash(invite)
+        ):
+            raise IllegalAction("that invite is not valid for this table")
+        taken = f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
+        if key.claimed:
+            raise SeatTaken(taken)
+        credential = new_secret()
+        won = await self.db(
+            self.storage.claim, table_id, seat, key.invite_hash, secret_hash(credential)
+        )
+        if not won:
+            raise SeatTaken(taken)
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.keys[seat] = SeatKey(key.invite_hash, secret_hash(credential))
+            room.broadcast_seats()
         return credential
 
     async def authenticate(self, room: Room, seat: object, token: object) -> int:
@@ -570,12 +642,26 @@ class Tavern:
             await self.db(self.storage.finish, room.id, result.to_json())
 
     def forget_if_idle(self, room: Room) -> None:
-        """A table nobody is at and whose bots have nothing to do leaves memory; storage
-        keeps it, and `get_room` brings it back when someone asks. A long-running server
-        holds only the tables in play."""
+        """A table nobody is at and whose bots have nothing to do leaves memory after the
+        `IDLE_KEPT` tables that went idle after it; storage keeps it, and `get_room`
+        brings it back when someone joins. A long-running server holds the tables in
+        play and a few just left, so a page reconnecting after a blip (or a stranger
+        joining and leaving in a loop) does not cost a replay each time."""
+        if self.rooms.get(room.id) is not room or not self._idle_now(room):
+            self._idle.pop(room.id, None)
+            return
+        self._idle[room.id] = None
+        self._idle.move_to_end(room.id)
+        while len(self._idle) > IDLE_KEPT:
+            oldest, _ = self._idle.popitem(last=False)
+            left = self.rooms.get(oldest)
+            if left is not None and self._idle_now(left):
+                self.rooms.pop(oldest, None)
+
+    @staticmethod
+    def _idle_now(room: Room) -> bool:
         busy = room.bot_task is not None and not room.bot_task.done()
-        if not room.connections and not busy and self.rooms.get(room.id) is room:
-            self.rooms.pop(room.id, None)
+        return not room.connections and not busy
 
     def schedule_bots(self, room: Room) -> None:
         actor = room.actor
