@@ -51,7 +51,7 @@ def test_two_players_turns_the_variant_on(server: Any, ui: Any) -> None:
 
 def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, ui: Any) -> None:
     # Rage's night comes from its map unless a turn limit is given: the empty field is
-    # the map's (58 turns in the Fallen Village), a number is the table's.
+    # the map's (57 turns in the Fallen Village), a number is the table's.
     expect = ui.expect
     page = ui.new_page(server.url("/?game=rage"))
     limit = page.get_by_label("turn limit")
@@ -68,6 +68,6 @@ def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, 
     expect(page.locator("#created h3 code")).not_to_have_text(first)
     second = page.locator("#created h3 code").inner_text()
 
-    for table, night in ((first, 58), (second, 30)):
+    for table, night in ((first, 57), (second, 30)):
         watch = ui.new_page(server.url(f"/table/{table}"))
         expect(watch.locator("body")).to_contain_text(f"Turn 1 / {night}")

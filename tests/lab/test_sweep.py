@@ -67,3 +67,14 @@ def test_bad_settings_are_one_line_errors(run: Run, setting: str, message: str) 
     code, out, err = run(["sweep", "hack-and-slash", "--set", setting, "-n", "2"])
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_a_number_at_the_top_of_the_pack_is_swept_by_its_name(run: Run) -> None:
+    # Rage's night is `dawn` at the top of its map, as the README's designers' dial: a
+    # shorter night leaves less time to gather the food, so games end sooner.
+    args = ["sweep", "rage", "--set", "dawn=20,57", "-n", "30", "--seed", "4", "--json"]
+    code, stdout, err = run(args)
+    assert code == 0, err
+    short, long = json.loads(stdout)["values"]
+    assert (short["value"], long["value"]) == (20, 57)
+    assert short["turns"]["max"] <= 20 < long["turns"]["max"]

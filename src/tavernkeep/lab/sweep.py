@@ -160,6 +160,15 @@ def number(text: str, param: str) -> float:
         raise ConfigError(f"--set {param}: '{value}' is not a number") from None
 
 
+def top_level_number(game: Game[Any, Any], source: str | None, key: str) -> bool:
+    """Whether the pack's file holds a number under `key` at its top level."""
+    base = game.load_pack(source)
+    _, path = resolve_pack_path(base.name, game.content_dir)
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    value = raw.get(key)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def edited_pack(game: Game[Any, Any], source: str | None, param: str, value: float) -> Pack[Any]:
     """The pack `source` with the number at `param` set to `value`, loaded and validated
     the way the game loads any pack."""
@@ -229,11 +238,13 @@ def sweep_batches(
                     )
                 )
     else:
-        if "." not in param and "[" not in param:
+        if "." not in param and "[" not in param and not top_level_number(game, pack, param):
+            # A bare word may still be one of the pack's own top-level numbers (Rage's
+            # `dawn`, the length of the night): anything else is a mistake to name.
             known = ", ".join(name for name in fields if name != "players")
             raise ConfigError(
-                f"--set {param}: not a game option ({known}, players) nor a path into the "
-                f"pack such as quest[Name].reward"
+                f"--set {param}: not a game option ({known}, players) nor a number in the "
+                f"pack such as quest[Name].reward or dawn"
             )
         for text in values:
             value = number(text, param)

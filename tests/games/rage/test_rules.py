@@ -19,7 +19,6 @@ from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.rng import ScriptedRng
 from tavernkeep.games.rage import GAME, RageState
-from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.content import load
 from tavernkeep.games.rage.hexes import Hex, distance
 from tavernkeep.games.rage.state import HOLDING, NONE
@@ -58,6 +57,7 @@ def build(
     rubble: Sequence[Hex] = (),
     turn_limit: int | None = 150,
     dawn: int | None = None,
+    patrol_then_look: bool = False,
 ) -> RageState:
     """A game on a small map written to tmp_path, with an empty script of dice."""
     lines = [
@@ -81,7 +81,8 @@ def build(
         lines += ["[[skeleton]]", f'name = "{name}"', f"patrol = {_hexes(patrol)}"]
     path = tmp_path / "test.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    st = GAME.setup(RageConfig(turn_limit=turn_limit), 0, load(path))
+    config = GAME.make_config({"turn_limit": turn_limit, "patrol_then_look": patrol_then_look})
+    st = GAME.setup(config, 0, load(path))
     st.rng = ScriptedRng([])
     return st
 
@@ -535,6 +536,39 @@ def test_skeletons_wait_when_each_blocks_the_others_next_hex(tmp_path: Path) -> 
     play(st, STOP)
     assert [where(st, c) for c in st.sk_cell[:2]] == [(0, 0), (1, 0)]
     assert st.sk_facing[:2] == [0, 3]
+
+
+def test_a_skeleton_that_sees_the_player_as_its_phase_begins_rushes_without_walking(
+    tmp_path: Path,
+) -> None:
+    """'They patrol 1 hex normally unless you are spotted': Bones, on (2,0) facing west,
+    has the player on (0,0) in its sight. Its next hex, (3,0), is behind it; had it
+    walked there first it would have turned its back on them."""
+    st = build(tmp_path)
+    put_skeleton(st, 0, (2, 0), 3)
+    put_player(st, (0, 0), 3)  # facing away: no rage check
+    rng = dice(st, 1, 1, 6)  # the fight: the player loses the first round
+    events = play(st, STOP)
+    assert "spotted" in kinds(events)
+    bones = GAME.view(st, 0)["skeletons"][0]
+    assert (bones["hex"], bones["facing"]) == ([1, 0], 3)
+    assert st.hp == 4
+    assert GAME.legal_actions(st) == [FIGHT, DISENGAGE]
+    assert rng.script == []
+
+
+def test_as_a_variant_a_skeleton_walks_its_hex_before_it_looks(tmp_path: Path) -> None:
+    """The `patrol_then_look` variant (RULES 12): the same Bones walks to (3,0) first,
+    its back to the player, and does not see them."""
+    st = build(tmp_path, patrol_then_look=True)
+    put_skeleton(st, 0, (2, 0), 3)
+    put_player(st, (0, 0), 3)
+    dice(st)  # no die: nobody fights
+    events = play(st, STOP)
+    assert "spotted" not in kinds(events)
+    bones = GAME.view(st, 0)["skeletons"][0]
+    assert (bones["hex"], bones["facing"]) == ([3, 0], 0)
+    assert st.turn == 2 and st.hp == 5
 
 
 def spotted(tmp_path: Path) -> RageState:

@@ -25,6 +25,7 @@ from tavernkeep.games.rage.terminal import (
     SLANTS,
     WALL_EW,
     column,
+    decision_text,
     draw_map,
     line,
     mark,
@@ -298,3 +299,23 @@ def test_standard_village() -> None:
         views = list(play(pack, seed))
         for view in [*views[:: max(1, len(views) // 6)], views[-1]]:
             check_screen(view)
+
+
+@pytest.mark.parametrize(
+    ("ending", "won", "style"),
+    [
+        ("won", True, "bold green"),
+        ("survived", False, "bold yellow"),
+        ("wanders", False, "bold yellow"),
+        ("died", False, "bold red"),
+        ("dawn", False, "bold red"),
+    ],
+)
+def test_an_ending_is_coloured_as_what_it_is(ending: str, won: bool, style: str) -> None:
+    # Out alive with too little food is no defeat: not the red of dying or of dawn.
+    view = {
+        "over": True,
+        "ending": ending,
+        "result": {"reason": "why", "won": won, "ending": ending},
+    }
+    assert decision_text(view).style == style

@@ -1,4 +1,5 @@
-"""Options of a game of Rage: the map is the content pack; these are the rest."""
+"""Options of a game of Rage: the map is the content pack; these are the rest, the
+variant flags of RULES.md among them."""
 
 from __future__ import annotations
 
@@ -16,4 +17,9 @@ class RageConfig(BaseModel):
         le=10_000,
         description="turns before dawn lifts the mist and the game is lost; by default the "
         "map's night (`dawn` in its file; RULES.md)",
+    )
+    patrol_then_look: bool = Field(
+        default=False,
+        description="variant: a skeleton walks its patrol hex before it looks, so one that "
+        "sees you as its phase begins may walk out of sight (RULES.md 12)",
     )

@@ -13,7 +13,8 @@ The score counts food (the goal), hit points and rage (the danger: every point o
 is a twentieth more chance of a forced rush, and 20 ends any hope of winning), the way to
 the nearest food (or to the nearest exit once the bag holds 25, unless the night is long
 enough to walk over every cube left), the moves the way out would run past dawn, and the
-skeletons that will see the player after their next step.
+skeletons that would spot the player in their next phase (the rules' own `will_spot`, so
+the bot reads RULES 12 as the game plays it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
-from tavernkeep.games.rage.state import MOVE, NONE, PATROLLING, RageState
+from tavernkeep.games.rage.state import MOVE, NONE, RageState
 from tavernkeep.games.rage.turn import (
     SNEAK,
     WIN_FOOD,
@@ -33,6 +34,7 @@ from tavernkeep.games.rage.turn import (
     fight_on,
     spare,
     step,
+    will_spot,
 )
 
 SAMPLES = 6
@@ -47,7 +49,7 @@ RAGE_EDGE = 14
 WALK = 60.0
 """Each hex still to walk to the next food (or to an exit once the bag is full)."""
 WATCHED = 400.0
-"""A skeleton will see the player after its next step."""
+"""A skeleton would spot the player in its next phase, before or after its step."""
 ENDING = {
     "won": 20_000.0,
     "knighted": 30_000.0,
@@ -230,23 +232,9 @@ def tour_moves(st: RageState, to_exit: tuple[int, ...]) -> int:
 
 
 def watchers(st: RageState) -> int:
-    """Skeletons that will see the player where they stand after their next step."""
-    m = st.map
-    count = 0
-    for k, cell in enumerate(st.sk_cell):
-        if cell == NONE:
-            continue
-        if st.sk_mode[k] == PATROLLING:
-            loop = m.patrols[k]
-            nxt = loop[(st.sk_at[k] + 1) % len(loop)]
-            facing = m.step[cell].index(nxt)
-            if nxt != st.pos and nxt not in st.sk_cell:
-                cell = nxt
-        else:
-            facing = st.sk_facing[k]
-        if st.pos in m.sight[cell][facing]:
-            count += 1
-    return count
+    """Skeletons that would spot the player where they stand at the skeletons' next phase,
+    by the rules' own reading of who looks before walking (RULES 12)."""
+    return sum(1 for k, cell in enumerate(st.sk_cell) if cell != NONE and will_spot(st, k))
 
 
 def play_out(st: RageState, plan: list[Action]) -> None:

@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tavernkeep.games.rage.hexes import DIRECTION_NAMES, DIRECTIONS, Hex, distance, edge
+from tavernkeep.games.rage.rules import Rage
 from tavernkeep.games.rage.turn import LOSE_CONTROL, WIN_FOOD
 
 Json = dict[str, Any]
@@ -70,6 +71,9 @@ THEM_RGB = (125, 0, 0)
 """Background tints, added up where they meet (a house in both cones is all three)."""
 
 Rgb = tuple[int, int, int]
+
+MIXED = frozenset(Rage.ending_headlines) - frozenset({"won", "knighted"})
+"""Endings that are neither a victory nor a defeat: the player got out alive."""
 
 
 def _tint(*parts: Rgb) -> Style | None:
@@ -391,7 +395,12 @@ def decision_text(view: Json) -> Text:
     if view["over"] or result is not None:
         reason = result["reason"] if result else f"The game is over ({view['ending']})."
         won = bool(result and result.get("won"))
-        return Text(f"Game over: {reason}", style="bold green" if won else "bold red")
+        ending = (result or {}).get("ending") or view.get("ending")
+        # Escaping alive without food enough (or taken by rage) is no defeat: it is headed
+        # in the game's own words (Rage.ending_headlines), in neither victory's colour
+        # nor defeat's.
+        style = "bold green" if won else "bold yellow" if ending in MIXED else "bold red"
+        return Text(f"Game over: {reason}", style=style)
     decision = view["decision"] or {}
     kind = decision.get("kind")
     player = view["player"]

@@ -330,9 +330,58 @@ def rage_check(st: RageState, ev: Events) -> None:
         return
 
 
+def sees_player(st: RageState, k: int) -> bool:
+    """Skeleton k, where it stands and as it faces, has the player in its sight."""
+    return st.pos in st.map.sight[st.sk_cell[k]][st.sk_facing[k]]
+
+
+def looks_first(st: RageState, k: int) -> bool:
+    """Skeleton k spots the player before it walks: 'they patrol 1 hex normally unless
+    you are spotted' (RULES 12). A holding skeleton always looks first: it walks only
+    once it has lost the player (RULES 14). The `patrol_then_look` variant has the
+    others walk their hex first."""
+    if st.sk_mode[k] != HOLDING and st.config.patrol_then_look:
+        return False
+    return sees_player(st, k)
+
+
+def patrol_step(st: RageState, k: int) -> tuple[int, int]:
+    """Where skeleton k's one hex this phase takes it and the way it then faces: the
+    next hex of its loop, or, walking back (holding ones too, once they have lost the
+    player), the first hex nearer its loop. Where the hex it wants is taken, it stays,
+    a patrolling one turned toward it (RULES 12)."""
+    m = st.map
+    cell, pos, cells = st.sk_cell[k], st.pos, st.sk_cell
+    if st.sk_mode[k] == PATROLLING:
+        loop = m.patrols[k]
+        at = st.sk_at[k] + 1
+        nxt = loop[at if at < len(loop) else 0]
+        # Blocked or not, it turns to its next hex: a player standing in its way is in
+        # front of it, not hidden behind its back.
+        facing = m.step[cell].index(nxt)
+        return (nxt if nxt != pos and nxt not in cells else cell), facing
+    home = m.home[k]
+    for d, nxt in enumerate(m.step[cell]):
+        if nxt != NONE and home[nxt] < home[cell] and nxt != pos and nxt not in cells:
+            return nxt, d
+    return cell, st.sk_facing[k]
+
+
+def will_spot(st: RageState, k: int) -> bool:
+    """Whether skeleton k, alive and acting, would spot the player in the skeletons'
+    phase were the skeletons to stand as they do now: before its step or after it."""
+    if st.sk_mode[k] == HOLDING and st.turn < st.sk_hold[k]:
+        return False
+    if looks_first(st, k):
+        return True
+    cell, facing = patrol_step(st, k)
+    return st.pos in st.map.sight[cell][facing]
+
+
 def patrol(st: RageState, ev: Events) -> None:
-    """The skeletons' phase: each walks one hex (its loop, or back toward it); then every
-    skeleton that sees the player rushes to them, nearest first."""
+    """The skeletons' phase: each that sees the player stays to rush them; each other
+    walks one hex (its loop, or back toward it) and looks again; then every skeleton
+    that spotted the player rushes to them, nearest first."""
     m = st.map
     pos = st.pos
     cells = st.sk_cell
@@ -340,42 +389,27 @@ def patrol(st: RageState, ev: Events) -> None:
     for k, cell in enumerate(cells):
         if cell == NONE:
             continue
-        mode = st.sk_mode[k]
-        if mode == HOLDING:
-            if st.turn < st.sk_hold[k]:
-                continue
-            if pos in m.sight[cell][st.sk_facing[k]]:
-                spotters.append(k)
-                continue
+        if st.sk_mode[k] == HOLDING and st.turn < st.sk_hold[k]:
+            continue
+        if looks_first(st, k):
+            spotters.append(k)
+            continue
+        if st.sk_mode[k] == HOLDING:
             # Out of its sight: "confused", it heals and heads back to its route.
             st.sk_hp[k] = SKELETON_HP
-            st.sk_mode[k] = mode = RETURNING
+            st.sk_mode[k] = RETURNING
             say(ev, "confused", f"{skeleton_name(m, k)} lost you and turns back", skeleton=k)
+        cells[k], st.sk_facing[k] = patrol_step(st, k)
         loop = m.patrols[k]
-        if mode == RETURNING:
-            home = m.home[k]
-            for d, nxt in enumerate(m.step[cell]):
-                if nxt != NONE and home[nxt] < home[cell] and nxt != pos and nxt not in cells:
-                    cells[k] = nxt
-                    st.sk_facing[k] = d
-                    break
-            if cells[k] in loop:
-                st.sk_mode[k] = PATROLLING
-                st.sk_at[k] = loop.index(cells[k])
-        else:
-            at = st.sk_at[k] + 1
-            if at == len(loop):
-                at = 0
-            nxt = loop[at]
-            # Blocked or not, it turns to its next hex: a player standing in its way is
-            # in front of it (RULES 12).
-            st.sk_facing[k] = m.step[cell].index(nxt)
-            if nxt != pos and nxt not in cells:
-                cells[k] = nxt
-                st.sk_at[k] = at
+        if st.sk_mode[k] == PATROLLING:
+            if cells[k] != cell:
+                st.sk_at[k] = (st.sk_at[k] + 1) % len(loop)
+        elif cells[k] in loop:
+            st.sk_mode[k] = PATROLLING
+            st.sk_at[k] = loop.index(cells[k])
         # Only its own place and the player's decide whether it sees them, and the
         # player does not move in this phase: it may look as soon as it has walked.
-        if pos in m.sight[cells[k]][st.sk_facing[k]]:
+        if sees_player(st, k):
             spotters.append(k)
     if not spotters:
         st.pending = []
