@@ -18,7 +18,9 @@ import re
 import time
 from typing import Any
 
+from tavernkeep.agents import make_bot
 from tavernkeep.engine.actions import PASS, Action
+from tavernkeep.engine.match import Match
 from tavernkeep.games.here_to_slay import GAME, HereToSlayState
 
 SEED = 54
@@ -289,3 +291,82 @@ def test_the_end_of_a_game_of_bots_as_a_spectator_sees_it(server: Any, ui: Any) 
     expect(watcher.locator("#game .slay-discard .slay-heading")).to_contain_text("Discard pile")
     ui.shoot(watcher, "here-to-slay-over")
     assert ui.violations(watcher) == []
+
+
+class Passerby:
+    """A person who plays nothing: ends each turn and passes or skips whatever is asked,
+    else takes the first choice. The test's page plays it by clicking; the shadow game
+    here plays it as an agent."""
+
+    name = "human"
+
+    def __init__(self) -> None:
+        self.asked: list[list[str]] = []
+        """The choices of each decision it was asked (a lone pass is answered for it)."""
+
+    def choose(self, info: Any) -> Action:
+        actions = info.legal_actions()
+        if actions == [PASS]:
+            return PASS
+        self.asked.append([a.text for a in actions])
+        return Action.parse(passerby_choice(self.asked[-1]))
+
+
+def passerby_choice(offered: list[str]) -> str:
+    return next((text for text in offered if text in ("pass", "skip", "end")), offered[0])
+
+
+def test_a_roll_names_every_target_it_takes_from_each_opponent(server: Any, ui: Any) -> None:
+    """Seed 54 at four, Leaders dealt: on turn 4 Player 4 rolls for Seraphine Dawnward
+    (RETURN a Hero from each opponent's Party), which names a Hero of Player 2 and one of
+    Player 3 before its Modifier window and chooses no player. Player 1, a person holding
+    a Modifier, is asked in that window: the roll on their board names both Heroes."""
+    expect = ui.expect
+    seats = ["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
+    # The server's game, played here by the same bots and the same person.
+    person = Passerby()
+    agents = [person] + [make_bot("bot:heuristic", GAME) for _ in seats[1:]]
+    shadow = Match.start(GAME, agents, SEED, OPTIONS)
+    while True:
+        st = shadow.state
+        asked = GAME.actor(st) == 0 and st.stack[-1].kind == "modifier"
+        rolls = GAME.view(st, 0)["hero_rolls"] if asked else []
+        if rolls and len(rolls[0]["aims"]) > 1 and GAME.legal_actions(st) != [PASS]:
+            break
+        shadow.step()
+    view = GAME.view(st, 0)
+    (aim,) = view["hero_rolls"]
+    assert aim["target"] is None and len(aim["aims"]) == 2, "each opponent, no chosen player"
+    owners = {h["id"]: (s["seat"], h["name"]) for s in view["table"] for h in s["party"]}
+    targets = [f"Player {owners[c][0] + 1}'s {owners[c][1]}" for c in aim["aims"]]
+    assert targets[0].startswith("Player 2's") and targets[1].startswith("Player 3's")
+    roller = GAME.catalog(GAME.load_pack().content).cards[aim["hero"]].name
+    assert roller == "Seraphine Dawnward"
+
+    created = server.create_table(game="here-to-slay", seats=seats, seed=SEED, options=OPTIONS)
+    (invite,) = [e["invite"] for e in created["seats"] if "invite" in e]
+    page = ui.new_page(server.url(invite))
+    ui.wait_connected(page)
+    for asked in person.asked:
+        assert ui.wait_turn(page)
+        assert [o["action"] for o in ui.offered(page)] == asked
+        ui.take_turn(page, action=passerby_choice(asked))
+    assert ui.wait_turn(page)
+    assert [o["action"] for o in ui.offered(page)] == [a.text for a in GAME.legal_actions(st)]
+
+    # The roll names both Heroes, each with its owner, in the owner's colour...
+    roll = page.locator("#game .slay-roll.open")
+    expect(roll.locator(".slay-roll-who")).to_contain_text(f"for {roller} (9+)")
+    chips = roll.locator(".slay-roll-aims .slay-aim")
+    expect(chips).to_have_text(targets)
+    expect(chips.nth(0)).to_have_class(re.compile(r"\bseat-1\b"))
+    expect(chips.nth(1)).to_have_class(re.compile(r"\bseat-2\b"))
+    # ...the question says so, and each Hero carries the mark on its Party.
+    expect(page.locator(QUESTION)).to_contain_text(f"at {targets[0]} and {targets[1]}")
+    for card in aim["aims"]:
+        seat = owners[card][0]
+        party = page.locator(f'#game .slay-party[data-seat="{seat}"]')
+        hero = party.locator(f'.slay-heroes [data-card="{card}"]')
+        expect(hero.locator(".slay-mark.aimed")).to_have_text("targeted")
+    ui.shoot(page, "here-to-slay-two-targets")
+    assert ui.violations(page) == [] and ui.toasts(page) == []

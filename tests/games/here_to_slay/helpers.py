@@ -29,7 +29,7 @@ def new_game(
     names = [leader.name for leader in st.catalog.leaders]
     while st.stack and st.stack[-1].kind == "leader":
         seat = st.stack[-1].seat
-        GAME.apply(st, Action("leader", names.index(leaders[seat])))
+        GAME.apply(st, Action("leader", names.index(leaders[seat]) + 1))  # #1 is the first
     for seat in range(players):
         st.deck.extend(st.hands[seat])
         st.hands[seat].clear()
@@ -103,10 +103,11 @@ def act_events(st: HereToSlayState, text: str) -> list[Event]:
 
 
 def choose(st: HereToSlayState, target: int) -> None:
-    """Choose `target` as the effect's player when asked. A player that the effect alone
-    can reach is chosen without a question (RULES 39); what then moves says who it was."""
+    """Choose seat `target` (Player target + 1) as the effect's player when asked. A player
+    that the effect alone can reach is chosen without a question (RULES 39); what then
+    moves says who it was."""
     if st.stack[-1].kind == "target":
-        act(st, f"target:{target}")
+        act(st, f"target:{target + 1}")
 
 
 def decision(st: HereToSlayState) -> tuple[int, str]:

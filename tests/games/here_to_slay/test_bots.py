@@ -159,7 +159,7 @@ def test_it_plays_the_smallest_modifier_that_saves_its_own_attack() -> None:
     might, fickle = give(st, 0, "Blessing of Might", "Fickle Fortune")
     dice(st, 3, 3)  # 6: one short of nothing, two short of 8 to slay
     act(st, f"attack:{ogre}")
-    assert choice(st) == Action("modify", fickle, 2, 0)
+    assert choice(st) == Action("modify", fickle, 2, 1)
     assert might in st.hands[0]
 
 
@@ -172,7 +172,7 @@ def test_it_spoils_an_opponents_attack() -> None:
     dice(st, 4, 5)
     act(st, f"attack:{ogre}")  # 9: slays unless someone answers
     assert GAME.actor(st) == 1
-    assert choice(st) == Action("modify", hex_, -4, 0)
+    assert choice(st) == Action("modify", hex_, -4, 1)
 
 
 def test_it_keeps_its_modifier_when_the_attack_fails_anyway() -> None:

@@ -359,7 +359,7 @@ def tamsin() -> None:
     dice(st, 3, 4)
     act(st, f"roll:{hero}")
     assert decision(st) == (0, "target")
-    assert set(texts(st)) == {"target:0", "target:1", "target:2"}, "any player, you too"
+    assert set(texts(st)) == {"target:1", "target:2", "target:3"}, "any player, you too"
     choose(st, 2)
     assert st.hands[2] == [theirs] and st.hands[0] == [mine] and st.hands[1] == []
 
@@ -549,7 +549,7 @@ def destroy_case(hero_name: str, roll: int, then_draws: int = 0) -> HereToSlaySt
     top = on_top(st, "Fireball")[:then_draws]
     dice(st, *split(roll))
     act(st, f"roll:{hero}")
-    assert decision(st) == (0, "target") and set(texts(st)) == {"target:1", "target:2"}
+    assert decision(st) == (0, "target") and set(texts(st)) == {"target:2", "target:3"}
     choose(st, 1)
     assert decision(st) == (0, "aim") and picks(st) == pick_texts(victim, other)
     act(st, f"pick:{victim}")
@@ -595,7 +595,7 @@ def thorgrim() -> None:
     (safe,) = field(st, 2, "Lark the Busker")
     dice(st, 5, 5)
     act(st, f"roll:{hero}")
-    act(st, "target:1")
+    act(st, "target:2")
     assert decision(st) == (0, "aim") and picks(st) == pick_texts(a, b, c)
     act(st, f"pick:{b}")
     assert decision(st) == (0, "aim") and picks(st) == pick_texts(a, c), "the second"
@@ -985,8 +985,8 @@ def fireball() -> None:
     band = equip(st, sly, "Band of Fortune")
     (lark,) = field(st, 2, "Lark the Busker")
     card = cast(st, "Fireball")
-    assert decision(st) == (0, "target") and set(texts(st)) == {"target:1", "target:2"}
-    act(st, "target:1")
+    assert decision(st) == (0, "target") and set(texts(st)) == {"target:2", "target:3"}
+    act(st, "target:2")
     assert decision(st) == (0, "pick") and picks(st) == pick_texts(nib, sly)
     act(st, f"pick:{sly}")
     assert st.parties[1] == [nib] and st.discard == [sly, band, card] and st.ap == 2
@@ -1023,8 +1023,8 @@ def gust() -> None:
     (sly,) = field(st, 2, "Sly Merrit")
     card = cast(st, "Gust of Recall")
     assert decision(st) == (0, "target")
-    assert set(texts(st)) == {"target:0", "target:1", "target:2"}, "yours too"
-    act(st, "target:0")
+    assert set(texts(st)) == {"target:1", "target:2", "target:3"}, "yours too"
+    act(st, "target:1")
     assert picks(st) == pick_texts(lark, pim)
     act(st, f"pick:{lark}")
     assert st.parties[0] == [pim] and sorted(st.hands[0]) == sorted([lark, band])
@@ -1043,7 +1043,7 @@ def ritual() -> None:
     act(st, f"pick:{pim}")
     assert st.parties[0] == [lark] and pim in st.discard
     assert decision(st) == (0, "target")
-    act(st, "target:1")
+    act(st, "target:2")
     assert texts(st) == [f"pick:{nib}"]
     act(st, f"pick:{nib}")
     assert st.parties[0] == [lark, nib] and st.parties[1] == [] and st.parties[2] == [sly]
@@ -1116,8 +1116,8 @@ def test_modifier(name: str, amount: int) -> None:
     act(st, f"roll:{mordaine}")
     assert decision(st) == (1, "modifier")
     offered = {t for t in texts(st) if t.startswith("modify:")}
-    assert offered == {f"modify:{card},{o},0" for o in PUBLISHED_MODIFIERS[name]}
-    events = act_events(st, f"modify:{card},{amount},0")
+    assert offered == {f"modify:{card},{o},1" for o in PUBLISHED_MODIFIERS[name]}
+    events = act_events(st, f"modify:{card},{amount},1")
     (played,) = of_kind(events, "modifier")
     assert played.data["total"] == rolled + amount and played.data["amount"] == amount
     assert st.hands[1] == [] and st.discard == [card]
@@ -1205,13 +1205,13 @@ def stone_warden() -> None:
     dice(st, 1, 1)
     act(st, f"roll:{pim}")
     assert picks(st) == {
-        f"modify:{fickle},2,0,1",
-        f"modify:{fickle},2,0,-1",
-        f"modify:{fickle},-2,0,1",
-        f"modify:{fickle},-2,0,-1",
+        f"modify:{fickle},2,1,1",
+        f"modify:{fickle},2,1,-1",
+        f"modify:{fickle},-2,1,1",
+        f"modify:{fickle},-2,1,-1",
         "pass",
     }
-    events = act_events(st, f"modify:{fickle},2,0,1")
+    events = act_events(st, f"modify:{fickle},2,1,1")
     assert of_kind(events, "modifier")[0].data["total"] == 5
     assert len(st.hands[0]) == 1, "2 + 2 + 1 meets 5+: Pim draws"
 
@@ -1232,14 +1232,14 @@ def shadow_claw() -> None:
     st = new_game(3, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage"))
     (kept,) = give(st, 1, "Tempest")
     (card,) = give(st, 2, "Fireball")
-    assert "skill:0" in texts(st)
-    act(st, "skill:0")
-    assert st.ap == 2 and decision(st) == (0, "target") and texts(st) == ["target:1", "target:2"]
-    act(st, "target:2")
+    assert "skill:1" in texts(st)
+    act(st, "skill:1")
+    assert st.ap == 2 and decision(st) == (0, "target") and texts(st) == ["target:2", "target:3"]
+    act(st, "target:3")
     assert st.hands[0] == [card] and st.hands[2] == [] and st.hands[1] == [kept]
-    assert "skill:0" not in texts(st), "once per turn"
+    assert "skill:1" not in texts(st), "once per turn"
     act(st, "end")
-    assert "skill:0" not in texts(st), "only its owner's"
+    assert "skill:1" not in texts(st), "only its owner's"
 
 
 @case("The Ember Sage")
@@ -1409,10 +1409,10 @@ def ogre_skill() -> None:
     dice(st, 3, 3)
     act(st, f"roll:{pim}")
     act(st, "pass")
-    events = act_events(st, f"modify:{hex_},-4,0")
+    events = act_events(st, f"modify:{hex_},-4,1")
     assert of_kind(events, "modifier")[0].data["total"] == 3, "6 - 4 + 1"
     assert decision(st) == (0, "modifier")
-    events = act_events(st, f"modify:{fickle},2,0")
+    events = act_events(st, f"modify:{fickle},2,1")
     assert of_kind(events, "modifier")[0].data["total"] == 5, "your own Modifier: no +1"
     assert len(st.hands[0]) == 1, "5 meets 5+: Pim draws"
 
@@ -1491,10 +1491,10 @@ def hydra_skill() -> None:
     dice(st, 4, 4)
     act(st, f"roll:{pim}")
     act(st, "pass")
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert st.hands[0] == [fickle, first], "an opponent's Modifier: you DRAW"
     assert st.hands[1] == []
-    act(st, f"modify:{fickle},2,0")
+    act(st, f"modify:{fickle},2,1")
     # Your own Modifier: you DRAW; nobody holds another, so the window closes and
     # 4 + 4 - 4 + 2 = 6 meets Pim's 5+.
     assert st.hands[0] == [first, second, third] and st.hands[1] == []

@@ -48,7 +48,8 @@ def test_leaders_are_chosen_in_reverse_turn_order_and_the_last_chooser_goes_firs
 
 def test_the_shadow_claw_is_not_offered_in_a_two_player_game() -> None:
     st = GAME.setup(GAME.make_config({"players": 2}), 1)
-    offered = [st.catalog.leaders[int(a.args[0])].name for a in GAME.legal_actions(st)]
+    # leader:N is the pack's Leader #N, counted from 1.
+    offered = [st.catalog.leaders[int(a.args[0]) - 1].name for a in GAME.legal_actions(st)]
     assert "The Shadow Claw" not in offered and len(offered) == 5
 
 
@@ -171,8 +172,8 @@ def test_a_third_player_can_modify_a_challenge_roll() -> None:
     dice(st, 4, 4, 3, 3)
     act(st, "challenge")
     assert decision(st) == (2, "modifier")
-    assert f"modify:{blessing},4,1" in texts(st), "either roll may be modified"
-    act(st, f"modify:{blessing},4,1")
+    assert f"modify:{blessing},4,2" in texts(st), "either roll may be modified"
+    act(st, f"modify:{blessing},4,2")
     # Nobody holds another Modifier, so the window closes at once.
     assert lark in st.parties[0], "3+3+4 = 10 beats the challenger's 8"
     assert decision(st) == (0, "free_roll")
@@ -205,14 +206,14 @@ def test_a_modifier_flips_an_attack_and_the_window_closes_only_after_all_pass() 
     act(st, f"attack:{ogre}")
     assert st.ap == 1
     assert decision(st) == (0, "modifier")
-    act(st, f"modify:{first},2,0")  # 9: slays
+    act(st, f"modify:{first},2,1")  # 9: slays
     assert decision(st) == (0, "modifier"), "the player may play another at once"
     act(st, "pass")
-    act(st, f"modify:{hex_},-4,0")  # 5: punishes
+    act(st, f"modify:{hex_},-4,1")  # 5: punishes
     assert decision(st) == (2, "modifier"), "seat 1 has no Modifier left and passes"
     act(st, "pass")
     assert decision(st) == (0, "modifier"), "seat 0 passed before the Hex: asked again"
-    act(st, f"modify:{second},2,0")  # 7: nothing happens
+    act(st, f"modify:{second},2,1")  # 7: nothing happens
     assert decision(st) == (2, "modifier"), "seats 0 and 1 have nothing left to play"
     act(st, "pass")
     assert decision(st) == (0, "turn")
@@ -227,7 +228,7 @@ def test_an_attack_below_two_is_a_plain_number_and_punishes() -> None:
     give(st, 2, "Fickle Fortune")
     dice(st, 1, 1)
     act(st, f"attack:{ogre}")
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert GAME.view(st, 0)["rolls"][0]["total"] == -2
     act(st, "pass")  # seat 2
     assert decision(st) == (0, "pick")
@@ -560,7 +561,7 @@ def test_the_ogre_adds_one_when_an_opponent_modifies_your_roll() -> None:
     give(st, 2, "Fickle Fortune")
     dice(st, 3, 3)
     act(st, f"roll:{pim}")
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert st.rolls[-1][3:] == [1, -4] and st.total(st.rolls[-1]) == 3
 
 
@@ -571,8 +572,8 @@ def test_the_stone_warden_adds_one_either_way_to_each_modifier() -> None:
     give(st, 2, "Fickle Fortune")
     dice(st, 1, 1)
     act(st, f"roll:{pim}")
-    assert set(texts(st)) == {f"modify:{might},4,0,1", f"modify:{might},4,0,-1", "pass"}
-    act(st, f"modify:{might},4,0,1")
+    assert set(texts(st)) == {f"modify:{might},4,1,1", f"modify:{might},4,1,-1", "pass"}
+    act(st, f"modify:{might},4,1,1")
     assert st.total(st.rolls[-1]) == 7
 
 
@@ -600,10 +601,10 @@ def test_the_shadow_claw_pulls_once_a_turn_for_one_action_point() -> None:
     st = new_game()
     act(st, "end")
     give(st, 0, "Fireball")
-    assert "skill:0" in texts(st)
-    act(st, "skill:0")  # seat 0, the only one holding a card, is chosen without a question
+    assert "skill:1" in texts(st)
+    act(st, "skill:1")  # seat 0, the only one holding a card, is chosen without a question
     assert len(st.hands[1]) == 1 and st.ap == 2
-    assert "skill:0" not in texts(st)
+    assert "skill:1" not in texts(st)
 
 
 def test_the_ember_sage_draws_after_a_magic_card() -> None:
@@ -633,7 +634,7 @@ def test_a_pulled_card_is_named_only_to_the_two_players() -> None:
     dice(st, 6, 6)
     events = []
     events += GAME.apply(st, Action("roll", nib))
-    events += GAME.apply(st, Action("target", 1))
+    events += GAME.apply(st, Action("target", 2))
     (pull,) = [e for e in events if e.kind == "pull"]
     assert "Fireball" in pull.for_seat(0).text and "Fireball" in pull.for_seat(1).text  # type: ignore[union-attr]
     assert "Fireball" not in pull.for_seat(2).text  # type: ignore[union-attr]
@@ -737,10 +738,10 @@ def test_the_hollow_king_may_steal_one_of_two_heroes_and_destroy_or_steal_the_ot
 def test_the_shadow_claw_is_offered_only_when_an_opponent_holds_a_card() -> None:
     st = new_game(3, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage"))
     give(st, 0, "Fireball")
-    assert "skill:0" not in texts(st), "its own hand is no one to PULL from"
+    assert "skill:1" not in texts(st), "its own hand is no one to PULL from"
     (tempest,) = give(st, 2, "Tempest")
-    assert "skill:0" in texts(st)
-    act(st, "skill:0")
+    assert "skill:1" in texts(st)
+    act(st, "skill:1")
     assert decision(st) == (0, "turn"), "the only opponent holding a card: no question"
     assert tempest in st.hands[0] and st.ap == 2
 
@@ -749,8 +750,8 @@ def test_the_shadow_claw_chooses_among_the_opponents_holding_cards() -> None:
     st = new_game(4, ("The Shadow Claw", "The Wild Hawk", "The Ember Sage", "The Iron Boar"))
     give(st, 1, "Fireball")
     (tempest,) = give(st, 3, "Tempest")
-    act(st, "skill:0")
-    assert decision(st) == (0, "target") and texts(st) == ["target:1", "target:3"]
+    act(st, "skill:1")
+    assert decision(st) == (0, "target") and texts(st) == ["target:2", "target:4"]
     choose(st, 3)
     assert st.hands[0] == [tempest]
 
@@ -838,8 +839,8 @@ def test_optional_steps_ask_first_and_once_per_turn_skills_fire_once(tmp_path: P
     path.write_text(TINY_PACK, encoding="utf-8")
     pack = GAME.load_pack(str(path))
     st = GAME.setup(GAME.make_config({"players": 2, "ask_everyone": False}), 3, pack)
-    act(st, "leader:1")  # seat 1 chooses first
-    act(st, "leader:0")
+    act(st, "leader:2")  # seat 1 chooses first
+    act(st, "leader:1")
     for hand in st.hands:
         st.deck.extend(hand)
         hand.clear()

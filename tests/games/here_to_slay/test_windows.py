@@ -196,7 +196,7 @@ def test_after_a_modifier_every_other_seat_is_asked_again_in_turn_order() -> Non
     assert decision(st) == (0, "modifier"), "the roller first"
     act(st, "pass")
     assert decision(st) == (1, "modifier")
-    act(st, f"modify:{might},4,0")
+    act(st, f"modify:{might},4,1")
     assert pass_until_closed(st, "modifier") == [1, 2, 3, 0], "seat 0 passed before: again"
     assert len(st.hands[0]) == 2, "7 meets 5+: Pim draws"
 
@@ -211,11 +211,11 @@ def test_a_second_modifier_reopens_the_window_for_those_who_answered_the_first()
     dice(st, 1, 2)
     act(st, f"roll:{pim}")
     act(st, "pass")  # seat 0
-    act(st, f"modify:{might},4,0")  # seat 1: 7
+    act(st, f"modify:{might},4,1")  # seat 1: 7
     act(st, "pass")  # seat 1
     act(st, "pass")  # seat 2
     assert decision(st) == (3, "modifier")
-    act(st, f"modify:{hex_},-4,0")  # seat 3: 3
+    act(st, f"modify:{hex_},-4,1")  # seat 3: 3
     assert pass_until_closed(st, "modifier") == [3, 0, 1, 2]
     assert len(st.hands[0]) == 1, "3 misses 5+: nothing drawn"
 
@@ -232,12 +232,12 @@ def test_a_seat_that_gains_a_modifier_during_the_window_is_asked() -> None:
     dice(st, 4, 4)
     act(st, f"roll:{pim}")
     assert decision(st) == (1, "modifier"), "seat 0 holds no Modifier yet"
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert st.hands[0] == [drawn]
     assert decision(st) == (2, "modifier"), "seat 1 has nothing left"
     act(st, "pass")
-    assert decision(st) == (0, "modifier") and f"modify:{drawn},4,0" in texts(st)
-    act(st, f"modify:{drawn},4,0")
+    assert decision(st) == (0, "modifier") and f"modify:{drawn},4,1" in texts(st)
+    act(st, f"modify:{drawn},4,1")
     assert st.hands[0][0] == then, "the Hydra again"
     assert pass_until_closed(st, "modifier") == [2]
     assert len(st.hands[0]) == 2, "8 - 4 + 4 meets 5+: Pim draws"
@@ -257,8 +257,8 @@ def test_the_challenge_roll_window_starts_with_the_challenger_and_asks_again() -
     assert decision(st) == (2, "modifier"), "the challenger first"
     act(st, "pass")
     assert decision(st) == (3, "modifier")
-    assert f"modify:{hex_},-4,0" in texts(st) and f"modify:{hex_},-4,1" in texts(st)
-    events = act_events(st, f"modify:{hex_},-4,1")  # the player's roll: 8 - 4 = 4
+    assert f"modify:{hex_},-4,1" in texts(st) and f"modify:{hex_},-4,2" in texts(st)
+    events = act_events(st, f"modify:{hex_},-4,2")  # the player's roll: 8 - 4 = 4
     assert roller_total(events) == 4
     assert pass_until_closed(st, "modifier") == [3, 0, 1, 2], "the challenger again too"
     assert lark in st.discard and st.parties[0] == [], "6 beats 4: the challenge succeeds"
@@ -300,7 +300,7 @@ def test_a_hero_roll_below_two_fails_even_a_two_plus_hero() -> None:
     (hex_,) = give(st, 1, "Hex of Weakness")
     dice(st, 1, 2)
     act(st, f"roll:{lark}")
-    events = act_events(st, f"modify:{hex_},-4,0")
+    events = act_events(st, f"modify:{hex_},-4,1")
     assert roller_total(events) == -1
     assert decision(st) == (0, "turn") and st.hands[0] == [], "-1 misses 2+"
 
@@ -312,7 +312,7 @@ def test_the_inverted_monster_is_slain_by_a_total_below_two_and_punishes_above_t
     (hex_,) = give(st, 1, "Hex of Weakness")
     dice(st, 1, 1)
     act(st, f"attack:{wisp}")
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert st.slain[0] == [wisp], "-2 is 5 or less"
     st = new_game()
     (lark,) = field(st, 0, "Lark the Busker")
@@ -320,7 +320,7 @@ def test_the_inverted_monster_is_slain_by_a_total_below_two_and_punishes_above_t
     (might,) = give(st, 1, "Blessing of Might")
     dice(st, 6, 6)
     act(st, f"attack:{wisp}")
-    act(st, f"modify:{might},4,0")
+    act(st, f"modify:{might},4,1")
     assert decision(st) == (0, "pick") and texts(st) == [f"pick:{lark}"], "16 is 8 or more"
     act(st, f"pick:{lark}")
     assert st.parties[0] == [] and wisp in st.row
@@ -333,7 +333,7 @@ def test_a_modifier_flips_the_inverted_monster_from_punishment_to_slain() -> Non
     (hex_,) = give(st, 0, "Hex of Weakness")
     dice(st, 4, 4)
     act(st, f"attack:{wisp}")
-    act(st, f"modify:{hex_},-4,0")
+    act(st, f"modify:{hex_},-4,1")
     assert st.slain[0] == [wisp] and st.parties[0] == [lark]
 
 
@@ -346,8 +346,8 @@ def test_challenge_totals_below_two_are_compared_as_numbers() -> None:
     dice(st, 1, 1, 1, 2)
     act(st, "challenge")
     assert decision(st) == (2, "modifier")
-    act(st, f"modify:{hex_a},-4,0")  # challenger: -2
-    act(st, f"modify:{hex_b},-4,1")  # player: -1; nobody holds another Modifier
+    act(st, f"modify:{hex_a},-4,1")  # challenger: -2
+    act(st, f"modify:{hex_b},-4,2")  # player: -1; nobody holds another Modifier
     assert st.parties[0] == [lark], "-1 beats -2: the card is played"
     assert decision(st) == (0, "free_roll")
 
@@ -360,8 +360,8 @@ def test_a_challenge_tie_below_two_goes_to_the_challenger() -> None:
     act(st, f"play:{lark}")
     dice(st, 1, 2, 2, 1)
     act(st, "challenge")
-    act(st, f"modify:{hex_a},-4,0")
-    act(st, f"modify:{hex_b},-4,1")
+    act(st, f"modify:{hex_a},-4,1")
+    act(st, f"modify:{hex_b},-4,2")
     pass_until_closed(st, "modifier")
     assert lark in st.discard and st.parties[0] == [], "-1 ties -1"
 

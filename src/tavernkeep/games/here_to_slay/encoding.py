@@ -30,7 +30,14 @@ DECISIONS = (
     "target", "play_now", "leader",
 )
 PLAIN = ("draw", "redraw", "end", "challenge", "pass", "roll", "skip", "use")
-ROLL_TARGETS = 2  # a Challenge's Modifier window is over two rolls, every other over one
+OPEN_ROLLS = 8
+"""Rolls on the table a Modifier may name, by number (1..8). A Challenge's window is over
+two rolls and every other window over one, but a window can open while others wait: a
+card drawn inside a window (a Monster's DRAW on every Modifier) and played at once (a
+Monster's "play it at once") is challenged (two rolls more) or ATTACKs (one more) while
+the first rolls wait. 3,000 random games reached four rolls at once, in 26 of their
+windows; eight is twice that. A deeper nest is outside the space (the table names the
+action it lacks)."""
 SEAT_FIELDS = 5  # hand size, attack bonus, challenge bonus, monsters slain, is current
 SCALARS = 5  # action points, turn, deck, monster deck, rolls waiting
 
@@ -49,8 +56,9 @@ class HereToSlayEncoding:
                 if skill.trigger == "on_play_modifier":
                     extras.update(skill.bonus)
         actions = [Action(kind) for kind in PLAIN]
-        actions += [Action("leader", i) for i in range(leaders)]
-        actions += [Action("skill", k) for k in range(1 + monsters)]
+        # Leaders, skills, players and rolls by the numbers the screen shows, from 1.
+        actions += [Action("leader", i) for i in range(1, 1 + leaders)]
+        actions += [Action("skill", k) for k in range(1, 2 + monsters)]
         actions += [Action("play", c) for c, k in enumerate(kinds) if k in (HERO, MAGIC)]
         actions += [Action("play", c, h) for c in items for h in heroes]
         actions += [Action("roll", h) for h in heroes]
@@ -58,12 +66,12 @@ class HereToSlayEncoding:
         actions += [Action("steal", h) for h in heroes]
         actions += [Action("pick", c) for c in range(max(cards, monsters))]
         actions += [Action("pick", c, h) for c in items for h in heroes]
-        actions += [Action("target", s) for s in range(players)]
+        actions += [Action("target", s) for s in range(1, 1 + players)]
         for c, card in enumerate(cat.cards):
             if card.kind != MODIFIER:
                 continue
             for amount in card.options:
-                for target in range(ROLL_TARGETS):
+                for target in range(1, 1 + OPEN_ROLLS):
                     actions.append(Action("modify", c, amount, target))
                     actions += [Action("modify", c, amount, target, e) for e in sorted(extras)]
         self.actions = actions

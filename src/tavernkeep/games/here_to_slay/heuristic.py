@@ -31,6 +31,7 @@ from tavernkeep.games.here_to_slay.cards import (
 )
 from tavernkeep.games.here_to_slay.content import Step
 from tavernkeep.games.here_to_slay.rolls import attack_chances
+from tavernkeep.games.here_to_slay.table import position_of
 
 CARD = 1.0
 """A card in hand: the unit of value."""
@@ -81,7 +82,9 @@ class HeuristicBot:
         if kind == "leader":
             return max(
                 actions,
-                key=lambda a: LEADER_TASTE.get(cat.leaders[int(a.args[0])].skill.trigger, 1.0),
+                key=lambda a: LEADER_TASTE.get(
+                    cat.leaders[position_of(int(a.args[0]))].skill.trigger, 1.0
+                ),
             )
         if kind == "play_now":
             plays = [a for a in actions if a.kind == "play"]
@@ -380,14 +383,17 @@ class Reading:
     def modify(self, actions: list[Action]) -> Action:
         rolls = self.view["rolls"]
         open_count = int(self.view["decision"]["rolls"])
-        window = rolls[len(rolls) - open_count :]
+        first = len(rolls) - open_count
+        window = rolls[first:]
         best: Action | None = None
         best_key = (0.0, 0.0)
         for action in actions:
             if action.kind != "modify":
                 continue
             amount = int(action.args[1]) + (int(action.args[3]) if len(action.args) > 3 else 0)
-            target = int(action.args[2])
+            # The action names the roll by its number on the table; the window's own
+            # list counts from its first open roll.
+            target = position_of(int(action.args[2])) - first
             gain = self.modifier_gain(window, target, amount)
             if gain >= SPOIL:
                 # The biggest gain; among equals, the smallest Modifier spent.
@@ -522,9 +528,9 @@ class Reading:
         return max(options, key=ease)
 
     def target(self, actions: list[Action]) -> Action:
-        seats = [int(a.args[0]) for a in actions]
+        seats = [position_of(int(a.args[0])) for a in actions]
         if self.me in seats and self.helps_chosen():
-            return next(a for a in actions if int(a.args[0]) == self.me)
+            return actions[seats.index(self.me)]
         others = [s for s in seats if s != self.me]
 
         def worth(seat: int) -> float:
@@ -532,7 +538,7 @@ class Reading:
             return self.threat(seat) + 0.1 * int(s["hand_size"]) + 0.5 * bool(s["party"])
 
         chosen = max(others, key=worth)
-        return next(a for a in actions if int(a.args[0]) == chosen)
+        return actions[seats.index(chosen)]
 
     def helps_chosen(self) -> bool:
         """Whether the effect waiting for a player does the chosen player good (a DRAW),

@@ -26,7 +26,9 @@ from tavernkeep.games.here_to_slay.table import (
     fire,
     game_over,
     name,
+    number_of,
     player,
+    position_of,
     push_effect,
     say,
     skills,
@@ -126,9 +128,12 @@ def modifier_actions(st: HereToSlayState, seat: int, rolls: int) -> list[Action]
             break
     out = []
     cards = st.catalog.cards
+    # Each open roll by its number on the table, as the screen heads it (table.py).
+    first = len(st.rolls) - rolls
+    targets = [number_of(first + k) for k in range(rolls)]
     for card in distinct(st, [c for c in st.hands[seat] if cards[c].kind == MODIFIER]):
         for amount in cards[card].options:
-            for target in range(rolls):
+            for target in targets:
                 for extra in extras:
                     if extra:
                         out.append(Action("modify", card, amount, target, extra))
@@ -146,7 +151,7 @@ def modify(st: HereToSlayState, seat: int, action: Action, ev: Events) -> None:
     st.hands[seat].remove(card)
     st.discard.append(card)
     st.tally[seat, "card played", name(st, card)] += 1
-    modified = st.rolls[len(st.rolls) - rolls + target]
+    modified = st.rolls[position_of(target)]
     modified[4] += amount + extra
     roller = modified[0]
     if roller != seat:

@@ -19,6 +19,7 @@ from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.here_to_slay import effects, evaluation, rolls, table, turn
@@ -43,13 +44,18 @@ from tavernkeep.games.here_to_slay.table import (
     ROLL,
     SKIP,
     USE,
+    number_of,
     player,
+    position_of,
 )
 
 __all__ = ["HereToSlay", "HereToSlayState"]
 
 FACE_UP = 3
 """Monsters face up at the start (rulebook)."""
+FROM_VERSION_1 = shift_arguments({"target": (0,), "leader": (0,), "skill": (0,)})
+"""Version-1 records counted players, Party Leaders and a seat's skills from 0:
+`target:1` was Player 2, now `target:2` (the numbering: table.py, `number_of`)."""
 
 
 def step_text(step: Step) -> str:
@@ -283,14 +289,16 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             return [USE, SKIP]
         if kind == "target":
             scope, eid = top.args
-            return [Action("target", s) for s in table.choosable(state, top.seat, scope, eid)]
+            return [
+                Action("target", number_of(s)) for s in table.choosable(state, top.seat, scope, eid)
+            ]
         if kind == "play_now":
             return table.play_now_actions(state, top)
         if kind == "leader":
             taken = set(state.leaders)
             n = state.players
             return [
-                Action("leader", i)
+                Action("leader", number_of(i))
                 for i, leader in enumerate(state.catalog.leaders)
                 if i not in taken and leader.min_players <= n
             ]
@@ -349,7 +357,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             else:
                 effects.skip_step(state)
         elif kind == "target":
-            target = int(action.args[0])
+            target = position_of(int(action.args[0]))
             table.say(ev, "target", f"{player(seat)} chooses {player(target)}", target=target)
             effects.set_target(state, target)
         elif kind == "play_now":
@@ -358,7 +366,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 hero = int(action.args[1]) if len(action.args) > 1 else NONE
                 turn.begin_play(state, seat, int(action.args[0]), hero, ev)
         elif kind == "leader":
-            leader = int(action.args[0])
+            leader = position_of(int(action.args[0]))
             state.leaders[seat] = leader
             state.stack.pop()
             table.say(
@@ -610,6 +618,31 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def clone(self, state: HereToSlayState) -> HereToSlayState:
         return state.clone()
 
+    def upgrade_text(self, version: int, state: HereToSlayState, text: str) -> str:
+        """`text`, from a `version` record, as this version writes it. Version 1 counted
+        players, Party Leaders and skills from 0 (`target:1` is `target:2` now), and a
+        Modifier's roll from 0 among the rolls its window was open over: `modify:c,4,1`
+        in a Challenge's window is the defender's roll, the second on the table, now
+        `modify:c,4,2`. Which rolls a window was over only the state can say (a window
+        opened while another waits is over the later rolls alone), so it is read from
+        `state`, the game just before the action. A text that cannot be read so is left
+        as written, for the replay to report by its number."""
+        if version >= 2:
+            return text
+        text = FROM_VERSION_1(text)
+        try:
+            action = Action.parse(text)
+        except IllegalAction:
+            return text
+        args = action.args
+        if action.kind != "modify" or len(args) < 3 or not state.stack:
+            return text
+        if not all(isinstance(a, int) for a in args) or state.stack[-1].kind != "modifier":
+            return text
+        first = len(state.rolls) - int(state.stack[-1].args[0])
+        roll = number_of(first + int(args[2]))
+        return Action("modify", args[0], args[1], roll, *args[3:]).text
+
     def label(self, state: HereToSlayState, action: Action) -> str:
         cat = state.catalog
         kind, args = action.kind, action.args
@@ -640,13 +673,11 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 "(2 action points)"
             )
         if kind == "skill":
-            skill, _, _ = table.skills(state, state.current)[int(args[0])]
+            skill, _, _ = table.skills(state, state.current)[position_of(int(args[0]))]
             return f"Use: {skill.text}"
         if kind == "modify":
             # Say whose roll it is: a Challenge window has two.
-            top = state.stack[-1] if state.stack else None
-            open_rolls = int(top.args[0]) if top is not None and top.kind == "modifier" else 1
-            index = len(state.rolls) - open_rolls + int(args[2])
+            index = position_of(int(args[2]))
             whose = (
                 f"{player(state.rolls[index][0])}'s"
                 if 0 <= index < len(state.rolls)
@@ -668,10 +699,13 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 return f"Yes: {offer_text(state, top)}"
             return "Yes"
         if kind == "target":
-            return f"Choose {player(int(args[0]))}"
+            return f"Choose {player(position_of(int(args[0])))}"
         if kind == "leader":
-            leader = cat.leaders[int(args[0])]
-            return f"{leader.name} ({leader.hero_class}): {leader.skill.text}"
+            # The Leader's own number leads its label: once one is taken (or, with two
+            # players, the Shadow Claw left out) the list's numbers are no longer the pack's.
+            number = int(args[0])
+            leader = cat.leaders[position_of(number)]
+            return f"#{number} {leader.name} ({leader.hero_class}): {leader.skill.text}"
         if kind == "pick" and state.stack and state.stack[-1].kind == "aim":
             return f"Aim at {card(args[0])} (chosen before the roll)"
         if kind in ("pick", "steal") and state.stack:

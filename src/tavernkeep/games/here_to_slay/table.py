@@ -65,7 +65,28 @@ def action_of(kind: str, a: int, b: int = NONE) -> Action:
 
 
 def player(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return f"Player {number_of(seat)}"
+
+
+# An action's text is what a person types, so its numbers are the ones the screen shows
+# (issue 23): `target:2` chooses the player named "Player 2", `modify:card,4,2` changes
+# the roll the terminal heads "Roll 2" (rolls are numbered over every roll on the table,
+# so that a window opened while another waits does not number its roll 1 again),
+# `leader:4` is the Party Leader listed and labelled #4 (its place in the pack) and
+# `skill:1` a seat's first skill, its Party Leader's, before its slain Monsters' in the
+# order slain, as its Party lists them. The state and the view count all of these from 0,
+# as positions. Card and Monster ids (`play:`, `roll:`, `attack:`, `pick:`, `steal:`) are
+# numbers no screen shows, and stay as they are.
+
+
+def number_of(position: int) -> int:
+    """The number people see for a position counted from 0 (a seat, a roll, ...)."""
+    return position + 1
+
+
+def position_of(number: int) -> int:
+    """The position (from 0) of the thing people see numbered `number`."""
+    return number - 1
 
 
 def card_of(st: HereToSlayState, card: int) -> Card:

@@ -50,11 +50,13 @@ from tavernkeep.games.here_to_slay.table import (
     has_named,
     meets_requirement,
     name,
+    number_of,
     owner_of,
     pick_actions,
     play_actions,
     play_now_actions,
     player,
+    position_of,
     push_effect,
     say,
     skills,
@@ -172,7 +174,7 @@ def turn_actions(st: HereToSlayState) -> list[Action]:
                 and not (skill.once_per_turn and k in st.skills_used)
                 and worth_using(st, seat, eid)
             ):
-                out.append(action_of("skill", k))
+                out.append(action_of("skill", number_of(k)))
     out.append(END)
     return out
 
@@ -241,7 +243,7 @@ def take_turn_action(st: HereToSlayState, action: Action, ev: Events) -> None:
         st.hands[seat].clear()
         draw(st, seat, HAND, ev)
     elif kind == "skill":
-        k = int(action.args[0])
+        k = position_of(int(action.args[0]))
         skill, eid, _ = skills(st, seat)[k]
         st.ap -= skill.action_cost
         st.skills_used.append(k)

@@ -109,6 +109,12 @@ class Board {
     this.claimed = new Set();
     this.byTarget = this.indexLegal();
     this.cardsById = this.indexCards();
+    this.ownerOf = this.indexOwners();
+    // Every card a Hero's roll has named before its window (RULES 16), by id.
+    this.aimedBy = new Map();
+    for (const aim of this.view.hero_rolls || []) {
+      aimsOf(aim).forEach((card) => this.aimedBy.set(card, aim));
+    }
   }
 
   name(seat) {
@@ -119,7 +125,7 @@ class Board {
     return this.ctx.seat !== null && this.ctx.seat !== undefined;
   }
 
-  /** Legal actions by what they are about: "card:22", "monster:7", "skill:0". */
+  /** Legal actions by what they are about: "card:22", "monster:7", "skill:1". */
   indexLegal() {
     const map = new Map();
     const kind = this.decision && this.decision.kind;
@@ -157,6 +163,43 @@ class Board {
     (this.view.discard || []).forEach(put);
     (this.view.playing || []).forEach(put);
     return map;
+  }
+
+  /** The seat whose Party holds each card in a Party (a Hero or its Item), by id. */
+  indexOwners() {
+    const map = new Map();
+    for (const seat of this.view.table || []) {
+      (seat.party || []).forEach((hero) => {
+        map.set(hero.id, seat.seat);
+        if (hero.item) map.set(hero.item.id, seat.seat);
+      });
+    }
+    return map;
+  }
+
+  /** The Hero roll waiting for `roll`'s window, with the player and cards it names. */
+  heroRoll(roll) {
+    const hero = roll.card && roll.card.id;
+    return (this.view.hero_rolls || []).find((r) => r.hero === hero) || null;
+  }
+
+  /** Everything a Hero's roll is aimed at: each card it named, with the seat whose Party
+   *  holds it ({seat, card}); or, naming no card, its chosen player ({seat}). A card that
+   *  has left every Party since it was named has no seat. */
+  targets(aim) {
+    const named = aimsOf(aim).map((id) => ({
+      seat: this.ownerOf.has(id) ? this.ownerOf.get(id) : null,
+      card: this.cardsById.get(id) || null,
+    }));
+    if (named.length) return named;
+    return aim.target !== null && aim.target !== undefined ? [{ seat: aim.target, card: null }] : [];
+  }
+
+  /** "Player 2's Nib Quickfingers", "Player 2", or the card's name once it left its Party. */
+  targetText({ seat, card }) {
+    const name = card ? card.name : "a card no longer in play";
+    if (seat === null) return name;
+    return card ? `${this.name(seat)}'s ${name}` : this.name(seat);
   }
 
   /** The legal actions about a card in `cards`, or about the copy of it that the game
@@ -363,17 +406,16 @@ class Board {
       .join("; ");
   }
 
-  rollPurpose(roll) {
+  /** What a roll is for; a Hero roll's targets too, unless `targets` is false (the roll on
+   *  the board shows them as chips of their own). */
+  rollPurpose(roll, targets = true) {
     const card = roll.card ? roll.card.name : "a card";
     switch (roll.for) {
       case "hero": {
-        const aim = (this.view.hero_rolls || []).find((r) => r.hero === (roll.card && roll.card.id));
-        let target = "";
-        if (aim && aim.target !== null && aim.target !== undefined) {
-          const aimed = this.cardsById.get(aim.aimed);
-          target = ` at ${this.name(aim.target)}${aimed ? `'s ${aimed.name}` : ""}`;
-        }
-        return `for ${card} (${roll.need}+)${target}`;
+        // Every target, so others may wait for all of them before modifying (RULES 16).
+        const aim = targets ? this.heroRoll(roll) : null;
+        const named = aim ? this.targets(aim).map((t) => this.targetText(t)) : [];
+        return `for ${card} (${roll.need}+)${named.length ? ` at ${listText(named)}` : ""}`;
       }
       case "attack":
         return roll.monster ? `against ${roll.monster.name} (${roll.monster.slay} slays)` : "to ATTACK";
@@ -418,7 +460,8 @@ class Board {
       { class: "slay-rolls" },
       rolls.map((roll, index) => {
         const isOpen = open > 0 && index >= first;
-        const here = isOpen ? modifiers.filter((e) => first + Number(e.args[2]) === index) : [];
+        // A Modifier names its roll by its number on the table, from 1 (the terminal's "Roll 2").
+        const here = isOpen ? modifiers.filter((e) => Number(e.args[2]) === index + 1) : [];
         const now = this.outcome(roll, roll.total, rolls, index);
         return h(
           "div",
@@ -430,8 +473,9 @@ class Board {
             "div",
             { class: "slay-roll-head" },
             h("span", { class: "seat-swatch" }),
-            h("span", { class: "slay-roll-who", text: `${this.name(roll.seat)} ${this.rollPurpose(roll)}` }),
+            h("span", { class: "slay-roll-who", text: `${this.name(roll.seat)} ${this.rollPurpose(roll, false)}` }),
           ),
+          roll.for === "hero" ? this.aimsEl(roll) : null,
           h(
             "div",
             { class: "slay-roll-dice" },
@@ -452,6 +496,30 @@ class Board {
             : null,
         );
       }),
+    );
+  }
+
+  /** A Hero roll's targets as chips in their owners' colours: "Aimed at: ● Player 2's
+   *  Nib Quickfingers ● Player 3's Lark the Busker". */
+  aimsEl(roll) {
+    const aim = this.heroRoll(roll);
+    const targets = aim ? this.targets(aim) : [];
+    if (!targets.length) return null;
+    return h(
+      "div",
+      { class: "slay-roll-aims" },
+      h("span", { class: "slay-label", text: "Aimed at:" }),
+      targets.map((target) =>
+        h(
+          "span",
+          {
+            class: `slay-aim${target.seat !== null ? ` seat-${target.seat % 6}` : ""}`,
+            dataset: target.card ? { aim: String(target.card.id) } : {},
+          },
+          target.seat !== null ? h("span", { class: "seat-swatch" }) : null,
+          h("span", { text: this.targetText(target) }),
+        ),
+      ),
     );
   }
 
@@ -627,6 +695,8 @@ class Board {
       const why = "rolled for already this turn";
       marks.push(h("span", { class: "slay-mark rolled", title: why, text: "rolled this turn" }));
     }
+    const aimed = this.aimedMark(hero);
+    if (aimed) marks.push(aimed);
     if (marks.length) node.append(h("div", { class: "slay-marks" }, marks));
     if (hero.item) {
       node.append(this.offer(this.itemEl(hero.item), this.claim(`card:${hero.item.id}`)));
@@ -644,8 +714,22 @@ class Board {
       },
       h("span", { class: "slay-kind", text: KIND_NAMES[item.kind] || "Item" }),
       h("span", { class: "slay-item-name", text: item.name }),
+      this.aimedMark(item),
       h("span", { class: "slay-card-text", text: item.text }),
     );
+  }
+
+  /** On a card in a Party that a Hero's roll has named: whose roll it is. */
+  aimedMark(card) {
+    const aim = this.aimedBy.get(card.id);
+    if (!aim) return null;
+    const hero = this.cardsById.get(aim.hero);
+    const roll = `${this.name(aim.seat)}'s roll${hero ? ` for ${hero.name}` : ""}`;
+    return h("span", {
+      class: "slay-mark aimed",
+      title: `named as a target of ${roll}, before its Modifier window`,
+      text: "targeted",
+    });
   }
 
   // -- your hand --------------------------------------------------------------------------
@@ -737,7 +821,7 @@ class Board {
               "div",
               { class: "slay-slain", "aria-label": "slain Monsters" },
               entry.slain.map((m, i) =>
-                this.offer(this.monsterEl(m, { slain: true }), own ? this.claim(`skill:${i + 1}`) : []),
+                this.offer(this.monsterEl(m, { slain: true }), own ? this.claim(`skill:${i + 2}`) : []),
               ),
             )
           : null,
@@ -778,8 +862,9 @@ class Board {
       h("div", { class: "slay-card-name", text: leader.name }),
       h("p", { class: "slay-card-text", text: leader.skill }),
     );
-    // A seat's skills are its Leader's, then its slain Monsters' (skill:0 is the Leader's).
-    return this.offer(node, own ? this.claim("skill:0") : []);
+    // A seat's skills are numbered from 1 as its Party lists them: skill:1 is the Leader's,
+    // skill:2 the first slain Monster's.
+    return this.offer(node, own ? this.claim("skill:1") : []);
   }
 
   // -- the piles --------------------------------------------------------------------------
@@ -830,6 +915,18 @@ class Board {
       ),
     );
   }
+}
+
+/** The cards a Hero roll names: `aims`, or the first alone from a view that has only
+ *  `aimed`. */
+function aimsOf(aim) {
+  if (Array.isArray(aim.aims)) return aim.aims;
+  return aim.aimed !== null && aim.aimed !== undefined ? [aim.aimed] : [];
+}
+
+/** "a", "a and b", "a, b and c". */
+function listText(items) {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join("");
 }
 
 function odds(entry) {
