@@ -86,6 +86,27 @@ def test_nonsense_times_are_not_learned() -> None:
     assert 0 not in timing.times
 
 
+def challenge_window_table(client: Any, tk: Any) -> tuple[str, dict[int, str]]:
+    """Here to Slay, seed 5: Player 1 holds a Hero; Player 2, a person, holds no
+    Challenge card, so when Player 1 plays the Hero the server passes for Player 2."""
+    data = tk.create(
+        client,
+        game="here-to-slay",
+        seats=["human", "human", "bot:random"],
+        options={"leaders": "random"},
+        seed=5,
+    )
+    return data["id"], tk.tokens(data)
+
+
+def play_a_hero(zero: Any) -> dict[str, Any]:
+    """Player 1 plays a Hero from hand: the Challenge window opens. The state before."""
+    st: dict[str, Any] = zero.until_state(lambda s: s["actor"] == 0 and bool(s["legal"]))
+    hero = next(c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero")
+    zero.act(f"play:{hero['id']}", st["version"])
+    return st
+
+
 def test_the_server_waits_the_drawn_pause_and_learns_from_voluntary_passes(
     sqlite_url: str, tk: Any, helpers: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,21 +124,11 @@ def test_the_server_waits_the_drawn_pause_and_learns_from_voluntary_passes(
 
     monkeypatch.setattr(PassTiming, "delay", delay)
     monkeypatch.setattr(PassTiming, "observe", observe)
-    # Here to Slay, seed 5: Player 1 holds a Hero and plays it; Player 2, a person who is
-    # not even connected, holds no Challenge card, so the server passes for them.
     with TestClient(create_app(sqlite_url, bot_delay=0.0, pass_delay=0.05)) as client:
-        data = tk.create(
-            client,
-            game="here-to-slay",
-            seats=["human", "human", "bot:random"],
-            options={"leaders": "random"},
-            seed=5,
-        )
-        tid, tokens = data["id"], tk.tokens(data)
+        tid, tokens = challenge_window_table(client, tk)
         with tk.join(client, tid, 0, tokens[0]) as zero:
-            st = zero.until_state(lambda s: s["actor"] == 0 and bool(s["legal"]))
-            hero = next(c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero")
-            zero.act(f"play:{hero['id']}", st["version"])
+            st = play_a_hero(zero)
+            # Player 2, not even connected, is passed for.
             zero.until_state(lambda s: s["version"] >= st["version"] + 2)
             assert 1 in asked, "the pass for Player 2 was not drawn like a person's"
             # A pass Player 1 makes of its own choice, where it could play, is learned.
@@ -137,22 +148,13 @@ def test_the_server_waits_the_drawn_pause_and_learns_from_voluntary_passes(
 
 def test_only_the_seat_itself_is_told_it_is_being_passed_for(sqlite_url: str, tk: Any) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0.0, pass_delay=3.0)) as client:
-        data = tk.create(
-            client,
-            game="here-to-slay",
-            seats=["human", "human", "bot:random"],
-            options={"leaders": "random"},
-            seed=5,
-        )
-        tid, tokens = data["id"], tk.tokens(data)
+        tid, tokens = challenge_window_table(client, tk)
         with (
             tk.join(client, tid, 0, tokens[0]) as zero,
             tk.join(client, tid, 1, tokens[1]) as one,
             tk.join(client, tid) as watcher,
         ):
-            st = zero.until_state(lambda s: s["actor"] == 0 and bool(s["legal"]))
-            hero = next(c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero")
-            zero.act(f"play:{hero['id']}", st["version"])
+            play_a_hero(zero)
             window = one.until_state(lambda s: s["actor"] == 1)
             assert window.get("passing") is True and window["legal"] == []
             for other in (zero, watcher):
