@@ -7,6 +7,7 @@ A real SIGKILL of a `tavernkeep serve` process is in test_process.py.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from fastapi.testclient import TestClient
 from tavernkeep.engine.records import replay
 from tavernkeep.games import get_game
 from tavernkeep.server.app import create_app
-from tavernkeep.server.storage import Storage, normalise_url
+from tavernkeep.server.storage import Append, Storage, normalise_url
 
 SHORT = {"round_limit": 2}
 
@@ -167,13 +168,13 @@ def test_an_action_is_in_storage_before_anyone_hears_of_it(
     db_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A slow commit widens the window in which a server that told first would be caught.
-    slow = Storage.append_action
+    slow = Storage.append_actions
 
-    def append_action(self: Storage, table_id: str, index: int, action: str, *rest: Any) -> None:
+    def append_actions(self: Storage, batch: Sequence[Append]) -> list[Any]:
         time.sleep(0.02)
-        slow(self, table_id, index, action, *rest)
+        return slow(self, batch)
 
-    monkeypatch.setattr(Storage, "append_action", append_action)
+    monkeypatch.setattr(Storage, "append_actions", append_actions)
     reader = Storage(db_url)
     try:
         with TestClient(create_app(db_url, bot_delay=0.0)) as client:
@@ -242,23 +243,25 @@ def test_the_last_action_and_the_end_are_committed_together(
     """No moment exists in which storage holds a game's last action and an open table:
     a server killed there would list a finished game as open."""
     seen: list[tuple[int, str]] = []
-    slow = Storage.append_action
+    slow = Storage.append_actions
 
-    def append_action(self: Storage, table_id: str, index: int, action: str, *rest: Any) -> None:
-        slow(self, table_id, index, action, *rest)
-        stored = self.load(table_id)
-        assert stored is not None
-        seen.append((len(stored.record.actions), stored.status))
+    def append_actions(self: Storage, batch: Sequence[Append]) -> list[Any]:
+        met = slow(self, batch)
+        for entry in batch:
+            stored = self.load(entry.table_id)
+            assert stored is not None
+            seen.append((len(stored.record.actions), stored.status))
+        return met
 
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         data = tk.create(client, seats=["human", "bot:random", "bot:random"], options=SHORT)
         tid, token = data["id"], tk.tokens(data)[0]
         try:
-            Storage.append_action = append_action  # type: ignore[method-assign]
+            Storage.append_actions = append_actions  # type: ignore[method-assign]
             with tk.join(client, tid, 0, token) as zero:
                 final = tk.play_to_end({0: zero})
         finally:
-            Storage.append_action = slow  # type: ignore[method-assign]
+            Storage.append_actions = slow  # type: ignore[method-assign]
     assert seen[-1] == (final["version"], "finished")
     assert all(status == "playing" for _, status in seen[:-1])
 

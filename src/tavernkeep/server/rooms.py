@@ -42,8 +42,9 @@ from tavernkeep.engine.match import Agent, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
+from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
-from tavernkeep.server.storage import Listing, SeatKey, Storage, StoredTable
+from tavernkeep.server.storage import Append, Listing, SeatKey, Storage, StoredTable
 from tavernkeep.server.timing import PassPrior, PassTiming
 
 T = TypeVar("T")
@@ -310,6 +311,7 @@ class Tavern:
         self.searches = SearchPool(self.limits.search_workers, self.limits.search)
         # One writer thread: storage calls run in order and never block the event loop.
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage")
+        self.commits = GroupCommit(storage, self.writer)
         # One lock for loading rooms: loads are rare, and a lock per asked-for id would
         # let anyone grow the server's memory by asking for made-up tables.
         self._loading = asyncio.Lock()
@@ -557,9 +559,7 @@ class Tavern:
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise IllegalAction("that invite is not valid for this table")
         key = stored.keys[seat]
-        if key.invite_hash is None or not hmac.compare_digest(
-            key.invite_hash, secret_hash(invite)
-        ):
+        if key.invite_hash is None or not hmac.compare_digest(key.invite_hash, secret_hash(invite)):
             raise IllegalAction("that invite is not valid for this table")
         taken = f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
         if key.claimed:
@@ -618,19 +618,14 @@ class Tavern:
 
     async def _commit_and_apply(self, room: Room, seat: int, action: Action) -> None:
         # Tried on a copy first, so that the action that ends the game is committed with
-        # its result (storage.append_action): a server killed between the two cannot
+        # its result (storage.append_actions): a server killed between the two cannot
         # leave a table over in its actions and open in the lobby's list.
         game = room.game
         trial = game.clone(room.match.state)
         game.apply(trial, action, False)
         ended = game.result(trial) if game.actor(trial) is None else None
-        await self.db(
-            self.storage.append_action,
-            room.id,
-            room.version,
-            action.text,
-            ended.to_json() if ended is not None else None,
-        )
+        result = ended.to_json() if ended is not None else None
+        await self.commits.append(Append(room.id, room.version, action.text, result))
         events = room.match.play(seat, action)
         room.log.extend(events)
         room.asked_at = time.monotonic()

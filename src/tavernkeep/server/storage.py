@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,17 @@ meta = Table(
 SCHEMA = 2
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`."""
+
+
+@dataclass(frozen=True)
+class Append:
+    """One action to commit: action number `index` (0-based) of a table, and with its last
+    action the game's result."""
+
+    table_id: str
+    index: int
+    action: str
+    result: dict[str, Any] | None = None
 
 
 @dataclass
@@ -289,14 +301,45 @@ class Storage:
         the same transaction: no table is ever over in its actions and open in its row.
         The primary key refuses a second action with the same index, so two writers can
         never fork a table."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(actions).values(table_id=table_id, idx=index, action=action))
-            if result is not None:
-                conn.execute(
-                    update(tables)
-                    .where(tables.c.id == table_id)
-                    .values(status="finished", result=json.dumps(result), updated_at=time.time())
-                )
+        (refused,) = self.append_actions([Append(table_id, index, action, result)])
+        if refused is not None:
+            raise refused
+
+    def append_actions(self, batch: Sequence[Append]) -> list[SQLAlchemyError | None]:
+        """Commit every append in `batch` (each as `append_action` would) in one
+        transaction, so that the tables of a busy server share one flush to disk; what
+        each append met, None where it was committed. If the whole cannot commit (one
+        table's second writer, say), each is tried in a transaction of its own, so a
+        refused append refuses itself alone."""
+        try:
+            with self.engine.begin() as conn:
+                for entry in batch:
+                    self._append(conn, entry)
+            return [None] * len(batch)
+        except SQLAlchemyError as whole:
+            if len(batch) == 1:
+                return [whole]
+        met: list[SQLAlchemyError | None] = []
+        for entry in batch:
+            try:
+                with self.engine.begin() as conn:
+                    self._append(conn, entry)
+                met.append(None)
+            except SQLAlchemyError as refused:
+                met.append(refused)
+        return met
+
+    @staticmethod
+    def _append(conn: Connection, entry: Append) -> None:
+        conn.execute(
+            insert(actions).values(table_id=entry.table_id, idx=entry.index, action=entry.action)
+        )
+        if entry.result is not None:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == entry.table_id)
+                .values(status="finished", result=json.dumps(entry.result), updated_at=time.time())
+            )
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
@@ -360,9 +403,7 @@ class Storage:
                         .values(action=text_now)
                     )
             conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id)
-                .values(record_version=RECORD_VERSION)
+                update(tables).where(tables.c.id == table_id).values(record_version=RECORD_VERSION)
             )
 
     def open_tables(self, limit: int) -> list[Listing]:
