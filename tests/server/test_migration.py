@@ -120,3 +120,25 @@ def test_opening_it_twice_changes_nothing_more(db_url: str) -> None:
     again = stored(db_url, table_id)
     assert again.record == first.record
     assert again.keys[0].invite_hash == hashlib.sha256(OLD_TOKEN.encode()).hexdigest()
+
+
+def test_a_schema_2_database_gains_names_and_keeps_its_seats(db_url: str, tk: Any) -> None:
+    """Schema 2 (claimed seats, no names): its seats stay claimed, and a person names theirs."""
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        data = tk.create(client, seats=["human", "bot:random", "bot:random"])
+        tid, token = data["id"], tk.tokens(data)[0]
+    engine = sa.create_engine(normalise_url(db_url), poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(sa.text("ALTER TABLE seat_keys DROP COLUMN name"))
+        conn.execute(sa.text("UPDATE meta SET value = '2' WHERE key = 'schema'"))
+    with (
+        TestClient(create_app(db_url, bot_delay=0.0)) as client,
+        tk.connect(client, tid, 0) as zero,
+    ):
+        zero.send({"type": "join", "seat": 0, "token": token, "name": "Alice"})
+        assert zero.expect("welcome")["table"]["seats"][0]["name"] == "Alice"
+    with engine.connect() as conn:
+        version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
+    engine.dispose()
+    assert version == str(SCHEMA) == "3"
+    assert stored(db_url, tid).keys[0].name == "Alice"

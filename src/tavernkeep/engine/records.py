@@ -18,9 +18,9 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack, is_pack_name
@@ -85,9 +85,20 @@ class GameRecord(BaseModel):
     seats: list[str]
     actions: list[str] = Field(default_factory=list)
     result: dict[str, Any] | None = None
+    names: list[Annotated[str, Field(max_length=100)] | None] | None = None
+    """What each seat's person called themselves, where the game was played at a server's
+    table (None for a bot or a person who gave no name). Only what is shown: a replay
+    does not read it."""
+
+    @model_validator(mode="after")
+    def _a_name_a_seat(self) -> GameRecord:
+        if self.names is not None and len(self.names) != len(self.seats):
+            raise ValueError(f"names: {len(self.names)} for {len(self.seats)} seats")
+        return self
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=1)
+        # A record with no names (the command line's) reads as it did before there were.
+        return self.model_dump_json(indent=1, exclude={"names"} if self.names is None else None)
 
     def save(self, path: str | Path) -> None:
         """Write atomically: a crash mid-write never leaves half a record behind."""
@@ -228,9 +239,7 @@ def replay_steps(
             game.check_legal(state, action)
             events = game.apply(state, action, record_events)
         except IllegalAction as exc:
-            raise RecordError(
-                f"action #{index} '{shorten(text)}' does not replay: {exc}"
-            ) from None
+            raise RecordError(f"action #{index} '{shorten(text)}' does not replay: {exc}") from None
         yield index, action, events, state
 
 

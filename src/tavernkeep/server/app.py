@@ -35,6 +35,7 @@ from tavernkeep.server.guards import (
     guarded_http,
     json_depth,
 )
+from tavernkeep.server.names import clean_name
 from tavernkeep.server.rooms import (
     MAX_OUTBOX,
     Busy,
@@ -323,12 +324,18 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
             seat = None
             if "token" in hello or "seat" in hello:
                 seat = await tavern.authenticate(room, hello.get("seat"), hello.get("token"))
+            # A name may come with the join (the page remembers it); a bad one refuses
+            # the join, as any bad first message does.
+            name = clean_name(hello["name"]) if "name" in hello else None
         except IllegalAction as exc:
             await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
             await websocket.close(code=1008)
             return
-        conn = Connection(seat, websocket.send_text)
+        conn = Connection(seat, websocket.send_text, name=name if seat is None else None)
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, conn))
+        if seat is not None and name is not None:
+            # Told below, with the news that the seat's person is here.
+            await tavern.rename(room, seat, name, tell=False)
         room.connections.add(conn)
         conn.outbox.put_nowait(json.dumps(room.welcome_message(seat)))
         conn.outbox.put_nowait(json.dumps(room.state_message(seat)))
@@ -360,6 +367,11 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     if not isinstance(action, str) or len(action) > 200:
                         raise IllegalAction("an action must be its text, e.g. 'quest:1'")
                     await tavern.act(room, conn.seat, action, message.get("version"))
+                elif kind == "name":
+                    if conn.seat is None:
+                        conn.name = clean_name(message.get("name"))
+                    else:
+                        await tavern.rename(room, conn.seat, message.get("name"))
                 else:
                     raise IllegalAction(f"unknown message type '{kind[:40]}'")
             except IllegalAction as exc:

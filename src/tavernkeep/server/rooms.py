@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from tavernkeep.agents import check_seat, make_bot
@@ -43,6 +43,7 @@ from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.server.commits import GroupCommit
+from tavernkeep.server.names import clean_name
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
 from tavernkeep.server.storage import Append, Listing, SeatKey, Storage, StoredTable
 from tavernkeep.server.timing import PassPrior, PassTiming
@@ -109,6 +110,8 @@ class Connection:
     seat: int | None
     send: Callable[[str], Any]
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    name: str | None = None
+    """A spectator's name (a seat's is the seat's, in its SeatKey)."""
 
 
 def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list[dict[str, Any]]:
@@ -123,8 +126,17 @@ def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list
         if spec == "human":
             entry["device"] = keys[seat].device
             entry["claimed"] = keys[seat].claimed
+            entry["name"] = keys[seat].name
         out.append(entry)
     return out
+
+
+def named(record: GameRecord, keys: list[SeatKey]) -> GameRecord:
+    """The record with the names its people gave (none if nobody gave one)."""
+    names = [key.name for key in keys]
+    if not any(names):
+        return record
+    return record.model_copy(update={"names": names})
 
 
 def variant_options(game: Game[Any, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -537,13 +549,24 @@ class Tavern:
         if room is not None:
             if room.actor is not None:
                 raise IllegalAction("the record is available once the game is over")
-            return room.match.record
+            return named(room.match.record, room.keys)
         stored = await self.stored(table_id)
         if stored is None:
             return None
         if stored.status != "finished":
             raise IllegalAction("the record is available once the game is over")
-        return stored.record
+        return named(stored.record, stored.keys)
+
+    async def rename(self, room: Room, seat: int, raw: object, tell: bool = True) -> None:
+        """Name the person at `seat` (authenticated by the caller) and, if `tell`, tell
+        the table; IllegalAction for a name that is not one (names.py)."""
+        name = clean_name(raw)
+        if room.keys[seat].name == name:
+            return
+        await self.db(self.storage.set_name, room.id, seat, name)
+        room.keys[seat] = replace(room.keys[seat], name=name)
+        if tell:
+            room.broadcast_seats()
 
     async def claim(self, table_id: str, seat: object, invite: object) -> str | None:
         """Trade a seat's invite for a credential of this browser's own: the invite acts
@@ -572,7 +595,7 @@ class Tavern:
             raise SeatTaken(taken)
         room = self.rooms.get(table_id)
         if room is not None:
-            room.keys[seat] = SeatKey(key.invite_hash, secret_hash(credential))
+            room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
             room.broadcast_seats()
         return credential
 

@@ -94,6 +94,8 @@ seat_keys = Table(
     Column("invite_hash", String(64), nullable=True),
     Column("credential_hash", String(64), nullable=True),
     Column("device", Boolean, nullable=False, default=False),
+    # What the seat's person calls themselves (server/names.py), shown to everyone.
+    Column("name", String(100), nullable=True),
 )
 
 meta = Table(
@@ -103,9 +105,10 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 2
+SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
-2: invites claimed for credentials (`seat_keys`), and `tables.deal`."""
+2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
+3: a seat's person's name (`seat_keys.name`)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,8 @@ class SeatKey:
     """The hash of the credential a claim handed out; None until the seat is claimed."""
     device: bool = False
     """Played on the creator's device (hot seat): its credential went to the creator."""
+    name: str | None = None
+    """What the seat's person calls themselves, once they have said (server/names.py)."""
 
     @property
     def claimed(self) -> bool:
@@ -261,6 +266,7 @@ class Storage:
                     "invite_hash": key.invite_hash,
                     "credential_hash": key.credential_hash,
                     "device": key.device,
+                    "name": key.name,
                 }
                 for seat, key in enumerate(keys)
             ]
@@ -283,6 +289,16 @@ class Storage:
             )
             return bool(done.rowcount == 1)
 
+    def set_name(self, table_id: str, seat: int, name: str) -> None:
+        """Name a seat's person: kept with the table, so its record and a restarted
+        server still say who sat there."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(name=name)
+            )
+
     def seat_key(self, table_id: str, seat: int) -> SeatKey | None:
         """The seat's hashes as committed: every join is checked against these, so a claim
         made anywhere counts at once."""
@@ -292,7 +308,7 @@ class Storage:
             ).first()
         if row is None:
             return None
-        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device))
+        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device), row.name)
 
     def append_action(
         self, table_id: str, index: int, action: str, result: dict[str, Any] | None = None
@@ -373,7 +389,9 @@ class Storage:
             keys = [SeatKey() for _ in record.seats]
             for key in conn.execute(select(seat_keys).where(seat_keys.c.table_id == table_id)):
                 if 0 <= key.seat < len(keys):
-                    keys[key.seat] = SeatKey(key.invite_hash, key.credential_hash, bool(key.device))
+                    keys[key.seat] = SeatKey(
+                        key.invite_hash, key.credential_hash, bool(key.device), key.name
+                    )
         return StoredTable(
             id=row.id,
             record=record,
@@ -485,10 +503,18 @@ def prepare_schema(engine: Engine) -> None:
             )
         if version < 2:
             _migrate_to_2(conn)
+        if version < 3:
+            _migrate_to_3(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_3(conn: Connection) -> None:
+    """Schema 2 had no names: every seat starts without one."""
+    if "name" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
 
 
 def _migrate_to_2(conn: Connection) -> None:
