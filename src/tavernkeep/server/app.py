@@ -46,6 +46,7 @@ from tavernkeep.server.rooms import (
     Tavern,
     describe_options,
 )
+from tavernkeep.server.settings import TableSettings
 from tavernkeep.server.storage import Storage
 from tavernkeep.server.timing import PassPrior
 
@@ -70,6 +71,7 @@ class CreateTable(BaseModel):
     device: list[int] = Field(default_factory=list, max_length=8)
     """Seats played on the creator's device (hot seat): their credentials come back at
     once, and every seat is shown which they are."""
+    settings: TableSettings = Field(default_factory=TableSettings)
 
 
 class Claim(BaseModel):
@@ -163,7 +165,7 @@ def create_app(
         if body.game not in game_names():
             return error(f"unknown game '{body.game}'")
         room, handed = await tavern.create_table(
-            body.game, body.seats, body.options, body.seed, body.pack, body.device
+            body.game, body.seats, body.options, body.seed, body.pack, body.device, body.settings
         )
         seats = []
         for seat, spec in enumerate(room.seats):
@@ -367,6 +369,8 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     if not isinstance(action, str) or len(action) > 200:
                         raise IllegalAction("an action must be its text, e.g. 'quest:1'")
                     await tavern.act(room, conn.seat, action, message.get("version"))
+                elif kind == "chat":
+                    await tavern.say(room, conn, message.get("text"))
                 elif kind == "name":
                     if conn.seat is None:
                         conn.name = clean_name(message.get("name"))

@@ -23,14 +23,20 @@ with it, and it cannot reorder or hide text."""
 
 def clean_name(raw: object) -> str:
     """`raw` as a name (trimmed, runs of spaces made one), or IllegalAction saying why not."""
+    return plain_text(raw, NAME_LIMIT, "a name")
+
+
+def plain_text(raw: object, limit: int, what: str) -> str:
+    """`raw` as one line of plain text of 1 to `limit` characters, trimmed and with runs
+    of spaces made one; IllegalAction naming `what` and why not."""
     if not isinstance(raw, str):
-        raise IllegalAction(f"a name is text, 1 to {NAME_LIMIT} characters")
-    name = " ".join(unicodedata.normalize("NFC", raw[: NAME_LIMIT * 8]).split())
-    if not name or len(name) > NAME_LIMIT:
-        raise IllegalAction(f"a name is 1 to {NAME_LIMIT} characters")
-    for char in name:
+        raise IllegalAction(f"{what} is text, 1 to {limit} characters")
+    cleaned = " ".join(unicodedata.normalize("NFC", raw[: limit * 8]).split())
+    if not cleaned or len(cleaned) > limit:
+        raise IllegalAction(f"{what} is 1 to {limit} characters")
+    for char in cleaned:
         if unicodedata.category(char).startswith("C") and char != JOINER:
             raise IllegalAction(
-                f"a name is plain text: no control or invisible characters (U+{ord(char):04X})"
+                f"{what} is plain text: no control or invisible characters (U+{ord(char):04X})"
             )
-    return name
+    return cleaned

@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -42,9 +42,11 @@ from tavernkeep.engine.match import Agent, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
+from tavernkeep.server.chat import SHOWN, TABLE_LINES, ChatLine, ChatRate, clean_line
 from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
+from tavernkeep.server.settings import TableSettings
 from tavernkeep.server.storage import Append, Listing, SeatKey, Storage, StoredTable
 from tavernkeep.server.timing import PassPrior, PassTiming
 
@@ -112,6 +114,7 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     name: str | None = None
     """A spectator's name (a seat's is the seat's, in its SeatKey)."""
+    chat_rate: ChatRate = field(default_factory=ChatRate)
 
 
 def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list[dict[str, Any]]:
@@ -175,6 +178,11 @@ class Room:
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.timing = PassTiming(pass_prior)
+        self.settings = TableSettings()
+        self.chat: deque[ChatLine] = deque(maxlen=SHOWN)
+        """The latest lines of the table's chat, sent to whoever joins."""
+        self.chat_count = 0
+        """Lines the table's chat holds in all (the next line's index)."""
         self.asked_at = time.monotonic()
         """When the decision now open was put to its seat: a voluntary pass is timed
         from here (see timing.py)."""
@@ -210,6 +218,7 @@ class Room:
             "created_at": self.created_at,
             "deal": self.deal,
             "options": self.options,
+            "settings": self.settings.model_dump(),
         }
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
@@ -262,6 +271,7 @@ class Room:
             "seat": seat,
             "table": self.summary(),
             "log": self.visible(self.log, seat),
+            "chat": [line.to_json() for line in self.chat],
         }
 
     def broadcast(self, events: list[Event] | None) -> None:
@@ -292,6 +302,15 @@ class Room:
         for conn in list(self.connections):
             if conn is skip:
                 continue
+            if conn.outbox.qsize() > MAX_OUTBOX:
+                self.drop(conn)
+                continue
+            conn.outbox.put_nowait(message)
+
+    def broadcast_chat(self, line: ChatLine) -> None:
+        """Tell every connection, spectators too, a new line of the chat."""
+        message = json.dumps({"type": "chat", "line": line.to_json()})
+        for conn in list(self.connections):
             if conn.outbox.qsize() > MAX_OUTBOX:
                 self.drop(conn)
                 continue
@@ -346,6 +365,7 @@ class Tavern:
         seed: int | None,
         pack: str | None,
         device: list[int] | None = None,
+        settings: TableSettings | None = None,
     ) -> tuple[Room, list[str | None]]:
         """Open a table. Returns it and, a seat, the secret its creator is handed: an
         invite for a person elsewhere, a credential for a seat on the creator's device,
@@ -404,8 +424,18 @@ class Tavern:
                 keys.append(SeatKey(secret_hash(secret)))
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
-        await self.db(self.storage.create, table_id, match.record, keys, created_at, deal)
+        settings = settings or TableSettings()
+        await self.db(
+            self.storage.create,
+            table_id,
+            match.record,
+            keys,
+            created_at,
+            deal,
+            settings.model_dump(),
+        )
         room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
+        room.settings = settings
         self.rooms[table_id] = room
         self.schedule_bots(room)
         self.forget_if_idle(room)
@@ -450,6 +480,9 @@ class Tavern:
                 room = self._room(
                     table_id, match, events, stored.keys, stored.created_at, stored.deal
                 )
+                room.settings = TableSettings.model_validate(stored.settings, strict=False)
+                room.chat.extend(stored.chat)
+                room.chat_count = stored.chat_count
                 if stored.status == "playing" and room.actor is None:
                     # Killed between the last action's commit and marking the end.
                     await self.finish(room)
@@ -540,6 +573,7 @@ class Tavern:
             "created_at": stored.created_at,
             "deal": stored.deal,
             "options": variant_options(game, stored.record.config),
+            "settings": TableSettings.model_validate(stored.settings, strict=False).model_dump(),
         }
 
     async def record(self, table_id: str) -> GameRecord | None:
@@ -556,6 +590,26 @@ class Tavern:
         if stored.status != "finished":
             raise IllegalAction("the record is available once the game is over")
         return named(stored.record, stored.keys)
+
+    async def say(self, room: Room, conn: Connection, raw: object) -> None:
+        """A line of chat from `conn`: checked (chat.py), kept, then told to everyone."""
+        seat = conn.seat
+        if seat is None:
+            if not room.settings.spectator_chat:
+                raise IllegalAction("only the people seated chat at this table")
+            if conn.name is None:
+                raise IllegalAction("give a name to chat")
+        text = clean_line(raw)
+        if room.chat_count >= TABLE_LINES:
+            raise IllegalAction(f"this table's chat is full ({TABLE_LINES:,} lines)")
+        conn.chat_rate.check()
+        name = conn.name if seat is None else room.keys[seat].name
+        line = ChatLine(room.chat_count, seat, name, text, time.time())
+        # The index is taken before the write, so two lines said at once never share one.
+        room.chat_count += 1
+        await self.db(self.storage.add_chat, room.id, line)
+        room.chat.append(line)
+        room.broadcast_chat(line)
 
     async def rename(self, room: Room, seat: int, raw: object, tell: bool = True) -> None:
         """Name the person at `seat` (authenticated by the caller) and, if `tell`, tell

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
+from tavernkeep.server.chat import SHOWN, ChatLine
 
 metadata = MetaData()
 
@@ -76,6 +77,9 @@ tables = Table(
     # The numbering its stored actions are written in (engine/records.py RECORD_VERSION):
     # a table from schema 1 is 1 until the server first replays it and rewrites them.
     Column("record_version", Integer, nullable=False, server_default="1"),
+    # How the table is kept, as its creator chose (server/settings.py), as JSON: rules of
+    # the room rather than of the game.
+    Column("settings", Text, nullable=False, server_default="{}"),
 )
 
 actions = Table(
@@ -98,6 +102,17 @@ seat_keys = Table(
     Column("name", String(100), nullable=True),
 )
 
+chat = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 meta = Table(
     "meta",
     metadata,
@@ -108,7 +123,8 @@ meta = Table(
 SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
-3: a seat's person's name (`seat_keys.name`)."""
+3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`) and
+its chat (`chat`)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +179,11 @@ class StoredTable:
     status: str
     created_at: float
     deal: str = "secret"
+    settings: dict[str, Any] = field(default_factory=dict)
+    chat: list[ChatLine] = field(default_factory=list)
+    """The latest lines of its chat (chat.SHOWN at most), oldest first."""
+    chat_count: int = 0
+    """Lines its chat holds in all."""
 
 
 def safe_url(url: str) -> str:
@@ -237,6 +258,7 @@ class Storage:
         keys: list[SeatKey],
         created_at: float,
         deal: str = "secret",
+        settings: dict[str, Any] | None = None,
     ) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -257,6 +279,7 @@ class Storage:
                     updated_at=created_at,
                     deal=deal,
                     record_version=record.version,
+                    settings=json.dumps(settings or {}),
                 )
             )
             rows = [
@@ -392,6 +415,15 @@ class Storage:
                     keys[key.seat] = SeatKey(
                         key.invite_hash, key.credential_hash, bool(key.device), key.name
                     )
+            said = conn.execute(
+                select(chat)
+                .where(chat.c.table_id == table_id)
+                .order_by(chat.c.idx.desc())
+                .limit(SHOWN)
+            ).all()
+            count = conn.execute(
+                select(func.count()).select_from(chat).where(chat.c.table_id == table_id)
+            ).scalar_one()
         return StoredTable(
             id=row.id,
             record=record,
@@ -399,7 +431,23 @@ class Storage:
             status=row.status,
             created_at=row.created_at,
             deal=row.deal,
+            settings=json.loads(row.settings or "{}"),
+            chat=[ChatLine(r.idx, r.seat, r.name, r.text, r.at) for r in reversed(said)],
+            chat_count=int(count),
         )
+
+    def add_chat(self, table_id: str, line: ChatLine) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(chat).values(
+                    table_id=table_id,
+                    idx=line.index,
+                    seat=line.seat,
+                    name=line.name,
+                    text=line.text,
+                    at=line.at,
+                )
+            )
 
     def rewrite_actions(self, table_id: str, texts: list[str]) -> None:
         """Store a table's actions as this version writes them (`texts`, replayed from
@@ -512,9 +560,12 @@ def prepare_schema(engine: Engine) -> None:
 
 
 def _migrate_to_3(conn: Connection) -> None:
-    """Schema 2 had no names: every seat starts without one."""
+    """Schema 2 had no names, settings or chat: every seat starts without a name, every
+    table with the default settings (the chat table is new, made by `create_all`)."""
     if "name" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
         conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
+    if "settings" not in {c["name"] for c in inspect(conn).get_columns("tables")}:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"))
 
 
 def _migrate_to_2(conn: Connection) -> None:
