@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -20,6 +20,7 @@ from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.storage import Append, SeatKey, Storage
 
 TABLES = 12
+T = TypeVar("T")
 
 
 def open_tables(storage: Storage, count: int) -> list[tuple[str, list[str]]]:
@@ -36,6 +37,13 @@ def open_tables(storage: Storage, count: int) -> list[tuple[str, list[str]]]:
         storage.create(f"table{n}", table.record, keys, time.time())
         opened.append((f"table{n}", moves))
     return opened
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` on an event loop of its own thread: the browser tests' worker has
+    Playwright's loop running in this one."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def stored(storage: Storage, table_id: str) -> list[str]:
@@ -88,7 +96,7 @@ def test_actions_that_gather_while_the_writer_is_busy_are_committed_together(
             busy.set()
             await blocked
 
-        asyncio.run(play())
+        run(play())
         assert batches == [TABLES] * 3, "three transactions, one a round of moves"
         for table_id, moves in tables:
             assert stored(storage, table_id) == moves
@@ -119,7 +127,7 @@ def test_a_refused_action_refuses_itself_alone(db_url: str) -> None:
             await blocked
             return list(await gathered)
 
-        refused, committed = asyncio.run(play())
+        refused, committed = run(play())
         assert isinstance(refused, IntegrityError)
         assert committed is None
         assert stored(storage, first) == first_moves[:1], "the first table is not forked"
