@@ -74,6 +74,13 @@ class CreateTable(BaseModel):
     settings: TableSettings = Field(default_factory=TableSettings)
 
 
+class Reissue(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: int
+    host: str = Field(max_length=100)
+
+
 class Claim(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -164,7 +171,7 @@ def create_app(
             return error(f"too many new tables from one address: try again in {wait} s", 429)
         if body.game not in game_names():
             return error(f"unknown game '{body.game}'")
-        room, handed = await tavern.create_table(
+        room, handed, host = await tavern.create_table(
             body.game, body.seats, body.options, body.seed, body.pack, body.device, body.settings
         )
         seats = []
@@ -185,6 +192,8 @@ def create_app(
             "deal": room.deal,
             "spectate": f"/table/{room.id}",
             "seats": seats,
+            # The creator's key to the table: it hands a seat out again. Given once.
+            "host": host,
         }
 
     @app.post("/api/tables/{table_id}/claim", response_model=None)
@@ -193,6 +202,13 @@ def create_app(
         if token is None:
             return error("no such table", 404)
         return {"seat": body.seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/reissue", response_model=None)
+    async def reissue_seat(table_id: str, body: Reissue) -> dict[str, Any] | JSONResponse:
+        invite = await tavern.reissue(table_id, body.host, body.seat)
+        if invite is None:
+            return error("no such table", 404)
+        return {"seat": body.seat, "invite": f"/table/{table_id}#seat={body.seat}&invite={invite}"}
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""A table's chat: lines of plain text from its people, kept with the table.
+"""A table's chat: lines of plain text from its people, kept with the table, and the
+table's notices of what happened to its seats, kept in the same place and order.
 
 Everyone at the table reads the chat, spectators too; the people seated write in it, and
 spectators only where the table's creator allowed it (`spectator_chat`), and only under a
@@ -39,9 +40,18 @@ class ChatLine:
     text: str
     at: float
     """When, in seconds since the epoch."""
+    kind: str = "say"
+    """"say", a person's line; "notice", what the table did, said by nobody (the page shows
+    notices in its log: a seat handed to a new invite, a bot taking a leaver's seat)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "text": self.text, "at": self.at}
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "at": self.at,
+            "kind": self.kind,
+        }
 
 
 def clean_line(raw: object) -> str:

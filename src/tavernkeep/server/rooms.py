@@ -316,11 +316,14 @@ class Room:
                 continue
             conn.outbox.put_nowait(message)
 
-    def drop(self, conn: Connection) -> None:
-        """Forget a connection and tell its sender to close the socket."""
+    def drop(self, conn: Connection, why: str | None = None) -> None:
+        """Forget a connection and tell its sender to close the socket, first saying
+        `why` if given (what it had queued is not sent)."""
         self.connections.discard(conn)
         while not conn.outbox.empty():
             conn.outbox.get_nowait()
+        if why is not None:
+            conn.outbox.put_nowait(json.dumps({"type": "error", "message": why}))
         conn.outbox.put_nowait(None)
 
 
@@ -366,10 +369,10 @@ class Tavern:
         pack: str | None,
         device: list[int] | None = None,
         settings: TableSettings | None = None,
-    ) -> tuple[Room, list[str | None]]:
-        """Open a table. Returns it and, a seat, the secret its creator is handed: an
-        invite for a person elsewhere, a credential for a seat on the creator's device,
-        None for a bot."""
+    ) -> tuple[Room, list[str | None], str]:
+        """Open a table. Returns it; a seat, the secret its creator is handed (an invite
+        for a person elsewhere, a credential for a seat on the creator's device, None for
+        a bot); and the creator's host key, which hands a seat out again."""
         game = get_game(game_name)
         for spec in seats:
             check_seat(spec, game)
@@ -425,6 +428,7 @@ class Tavern:
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
         settings = settings or TableSettings()
+        host = new_secret()
         await self.db(
             self.storage.create,
             table_id,
@@ -433,13 +437,14 @@ class Tavern:
             created_at,
             deal,
             settings.model_dump(),
+            secret_hash(host),
         )
         room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
         room.settings = settings
         self.rooms[table_id] = room
         self.schedule_bots(room)
         self.forget_if_idle(room)
-        return room, handed
+        return room, handed, host
 
     def _room(
         self,
@@ -610,6 +615,62 @@ class Tavern:
         await self.db(self.storage.add_chat, room.id, line)
         room.chat.append(line)
         room.broadcast_chat(line)
+
+    async def reissue(self, table_id: str, host: object, seat: object) -> str | None:
+        """A new invite for a person's seat, for its person on a new device: the seat's
+        credential acts no more (its sockets are closed, told why), and the table is told
+        in its log. Only the table's host key may; None for no such table."""
+        stored = await self.stored(table_id)
+        if stored is None:
+            return None
+        self.check_host(stored, host)
+        if stored.status != "playing":
+            raise IllegalAction("the game is over: its seats are not handed out again")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(stored.keys):
+            raise IllegalAction("no such seat at this table")
+        if stored.record.seats[seat] != "human":
+            raise IllegalAction(f"{seat_name(seat)} is a bot's seat")
+        if stored.keys[seat].device:
+            raise IllegalAction(f"{seat_name(seat)} is played on the host's device")
+        invite = new_secret()
+        # The table in memory, if any, takes the notice's index and the new key at once,
+        # so a line said meanwhile cannot take the same index.
+        room = self.rooms.get(table_id)
+        count = room.chat_count if room is not None else stored.chat_count
+        notice = ChatLine(
+            count,
+            None,
+            None,
+            f"The table's host handed {seat_name(seat)}'s seat to a new invite",
+            time.time(),
+            "notice",
+        )
+        if room is not None:
+            room.chat_count += 1
+        await self.db(self.storage.reissue, table_id, seat, secret_hash(invite), notice)
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.keys[seat] = replace(
+                room.keys[seat], invite_hash=secret_hash(invite), credential_hash=None
+            )
+            for conn in [c for c in room.connections if c.seat == seat]:
+                room.drop(conn, "the table's host handed this seat to a new invite")
+            room.chat.append(notice)
+            room.broadcast_chat(notice)
+            room.broadcast_seats()
+        return invite
+
+    @staticmethod
+    def check_host(stored: StoredTable, host: object) -> None:
+        """IllegalAction unless `host` is the table's host key."""
+        if (
+            not isinstance(host, str)
+            or not host
+            or len(host) > 100
+            or stored.host_hash is None
+            or not hmac.compare_digest(stored.host_hash, secret_hash(host))
+        ):
+            raise IllegalAction("that is not this table's host key")
 
     async def rename(self, room: Room, seat: int, raw: object, tell: bool = True) -> None:
         """Name the person at `seat` (authenticated by the caller) and, if `tell`, tell

@@ -80,6 +80,9 @@ tables = Table(
     # How the table is kept, as its creator chose (server/settings.py), as JSON: rules of
     # the room rather than of the game.
     Column("settings", Text, nullable=False, server_default="{}"),
+    # The hash of the creator's host key, which hands out a seat's invite again (and
+    # closes the table, starts its rematch); None for a table from before hosts.
+    Column("host_hash", String(64), nullable=True),
 )
 
 actions = Table(
@@ -111,6 +114,9 @@ chat = Table(
     Column("name", String(100), nullable=True),
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
+    # "say" for what a person said; "notice" for what the table did ("Player 2's seat
+    # was handed to a new invite"), which the page shows in its log.
+    Column("kind", String(16), nullable=False, server_default="say"),
 )
 
 meta = Table(
@@ -123,8 +129,8 @@ meta = Table(
 SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
-3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`) and
-its chat (`chat`)."""
+3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`),
+its host key (`tables.host_hash`) and its chat and notices (`chat`)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,7 @@ class StoredTable:
     """The latest lines of its chat (chat.SHOWN at most), oldest first."""
     chat_count: int = 0
     """Lines its chat holds in all."""
+    host_hash: str | None = None
 
 
 def safe_url(url: str) -> str:
@@ -259,6 +266,7 @@ class Storage:
         created_at: float,
         deal: str = "secret",
         settings: dict[str, Any] | None = None,
+        host_hash: str | None = None,
     ) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -280,6 +288,7 @@ class Storage:
                     deal=deal,
                     record_version=record.version,
                     settings=json.dumps(settings or {}),
+                    host_hash=host_hash,
                 )
             )
             rows = [
@@ -295,6 +304,18 @@ class Storage:
             ]
             if rows:
                 conn.execute(insert(seat_keys), rows)
+
+    def reissue(self, table_id: str, seat: int, invite_hash: str, notice: ChatLine) -> None:
+        """Give a seat a new invite: its credential acts no more, and the next browser to
+        open the new invite claims it. Kept with the notice that says so, in one
+        transaction, so no table's seat changes hands unsaid."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(invite_hash=invite_hash, credential_hash=None)
+            )
+            self._add_chat(conn, table_id, notice)
 
     def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
         """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
@@ -432,22 +453,28 @@ class Storage:
             created_at=row.created_at,
             deal=row.deal,
             settings=json.loads(row.settings or "{}"),
-            chat=[ChatLine(r.idx, r.seat, r.name, r.text, r.at) for r in reversed(said)],
+            chat=[ChatLine(r.idx, r.seat, r.name, r.text, r.at, r.kind) for r in reversed(said)],
             chat_count=int(count),
+            host_hash=row.host_hash,
         )
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(chat).values(
-                    table_id=table_id,
-                    idx=line.index,
-                    seat=line.seat,
-                    name=line.name,
-                    text=line.text,
-                    at=line.at,
-                )
+            self._add_chat(conn, table_id, line)
+
+    @staticmethod
+    def _add_chat(conn: Connection, table_id: str, line: ChatLine) -> None:
+        conn.execute(
+            insert(chat).values(
+                table_id=table_id,
+                idx=line.index,
+                seat=line.seat,
+                name=line.name,
+                text=line.text,
+                at=line.at,
+                kind=line.kind,
             )
+        )
 
     def rewrite_actions(self, table_id: str, texts: list[str]) -> None:
         """Store a table's actions as this version writes them (`texts`, replayed from
@@ -564,8 +591,12 @@ def _migrate_to_3(conn: Connection) -> None:
     table with the default settings (the chat table is new, made by `create_all`)."""
     if "name" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
         conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
-    if "settings" not in {c["name"] for c in inspect(conn).get_columns("tables")}:
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "settings" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"))
+    if "host_hash" not in columns:
+        # Tables from before hosts have none: nobody can hand out their seats again.
+        conn.execute(text("ALTER TABLE tables ADD COLUMN host_hash VARCHAR(64)"))
 
 
 def _migrate_to_2(conn: Connection) -> None:
