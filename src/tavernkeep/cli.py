@@ -376,6 +376,14 @@ def serve(
         float,
         typer.Option(help="Seconds a connection has to send its request's headers.", min=0.1),
     ] = 10.0,
+    archive_after_days: Annotated[
+        float,
+        typer.Option(
+            help="Days an unfinished table with nobody at it may go without a move "
+            "before it is archived out of the open list.",
+            min=0.001,
+        ),
+    ] = 14.0,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
     from tavernkeep.server.app import create_app, run
@@ -391,6 +399,7 @@ def serve(
         tables_per_minute=tables_per_minute,
         open_tables=max_open_tables,
         sockets_per_client=sockets_per_client,
+        archive_after=archive_after_days * 86400.0,
     )
     web = create_app(database_url, bot_delay, limits, pass_delay)
     typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")

@@ -192,7 +192,8 @@ class Sock:
             )
             if self.state is not None:
                 assert msg["version"] >= self.state["version"], "versions went backwards"
-            assert (msg["result"] is None) == (actor is not None)
+            ended = msg["status"] in ("closed", "archived")
+            assert (msg["result"] is None) == (actor is not None or ended)
             self.state = msg
         elif kind == "events":
             assert msg["events"], "an events message with no events"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import resource
 import time
 from collections import deque
@@ -53,6 +54,7 @@ from tavernkeep.server.timing import PassPrior
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """Bytes in one client message; an action is a few dozen."""
+log = logging.getLogger("tavernkeep.server")
 RATE_LIMIT = 20
 """Messages a connection may send in any one second before it is closed."""
 JOIN_TIMEOUT = 10.0
@@ -79,6 +81,23 @@ class Reissue(BaseModel):
 
     seat: int
     host: str = Field(max_length=100)
+
+
+class HostOnly(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    host: str = Field(max_length=100)
+
+
+class Rematch(BaseModel):
+    """Asked for by a person seated at the finished table (`seat` and its `token`) or by
+    its host (`host`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: int | None = None
+    token: str | None = Field(default=None, max_length=100)
+    host: str | None = Field(default=None, max_length=100)
 
 
 class Claim(BaseModel):
@@ -109,7 +128,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Nothing is replayed here: a table comes back when someone asks for it.
+        archiver = asyncio.get_running_loop().create_task(archive(tavern, limits.archive_after))
         yield
+        archiver.cancel()
+        with suppress(asyncio.CancelledError):
+            await archiver
         await tavern.close()
 
     app = FastAPI(title="tavernkeep", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -210,6 +233,25 @@ def create_app(
             return error("no such table", 404)
         return {"seat": body.seat, "invite": f"/table/{table_id}#seat={body.seat}&invite={invite}"}
 
+    @app.post("/api/tables/{table_id}/close", response_model=None)
+    async def close_table(table_id: str, body: HostOnly) -> dict[str, Any] | JSONResponse:
+        if not await tavern.close_table(table_id, body.host):
+            return error("no such table", 404)
+        return {"id": table_id, "status": "closed"}
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=None)
+    async def rematch(
+        request: Request, table_id: str, body: Rematch
+    ) -> dict[str, Any] | JSONResponse:
+        client = request.client.host if request.client else ""
+        if not creations.allow(client):
+            wait = max(1, round(creations.wait(client)))
+            return error(f"too many new tables from one address: try again in {wait} s", 429)
+        rematch_id = await tavern.rematch(table_id, body.seat, body.token, body.host)
+        if rematch_id is None:
+            return error("no such table", 404)
+        return {"id": rematch_id, "table": f"/table/{rematch_id}"}
+
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
         return await tavern.open_tables(100)
@@ -285,6 +327,18 @@ def run(app: FastAPI, host: str, port: int, header_timeout: float) -> None:
         ws_max_size=65536,
         log_level="info",
     )
+
+
+async def archive(tavern: Tavern, idle_seconds: float) -> None:
+    """Archive idle tables (`Tavern.archive_idle`) for as long as the server runs, looking
+    a few times within each idle span, at most once a minute."""
+    while True:
+        await asyncio.sleep(min(60.0, idle_seconds / 4))
+        try:
+            await tavern.archive_idle(idle_seconds)
+        except Exception:
+            # A storage hiccup costs one round, not the loop: the next round tries again.
+            log.exception("archiving idle tables failed")
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:

@@ -14,6 +14,7 @@ rows, not replays and megabytes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -94,6 +95,9 @@ class Limits:
     """Unfinished tables the server keeps at once; a new one waits for one to end."""
     sockets_per_client: int = 64
     """WebSockets one address may hold open: a table's tabs, a family's devices."""
+    archive_after: float = 14 * 86400.0
+    """Seconds an unfinished table with nobody at it may go without a move before it is
+    archived out of the open list: long enough for friends playing a move a day."""
 
 
 class RemoteSeat:
@@ -132,6 +136,13 @@ def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list
             entry["name"] = keys[seat].name
         out.append(entry)
     return out
+
+
+ENDED = {
+    "closed": "the table's host closed the table",
+    "archived": "the table was archived, left with nobody at it and no move for too long",
+}
+"""What a table ended without a result says, as a notice and to an action tried at it."""
 
 
 def named(record: GameRecord, keys: list[SeatKey]) -> GameRecord:
@@ -179,6 +190,9 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.timing = PassTiming(pass_prior)
         self.settings = TableSettings()
+        self.ended: str | None = None
+        """"closed" by its host or "archived" when left idle: over without a result, and
+        nobody acts at it again."""
         self.chat: deque[ChatLine] = deque(maxlen=SHOWN)
         """The latest lines of the table's chat, sent to whoever joins."""
         self.chat_count = 0
@@ -193,13 +207,21 @@ class Room:
 
     @property
     def actor(self) -> int | None:
+        if self.ended is not None:
+            return None
         return self.game.actor(self.match.state)
+
+    @property
+    def status(self) -> str:
+        if self.ended is not None:
+            return self.ended
+        return "finished" if self.actor is None else "playing"
 
     def lone_pass(self) -> bool:
         """Whether the seat to decide can only pass: a reaction window that asks every
         seat, so nobody learns who holds what, asks this one with nothing to play."""
         game, state = self.match.game, self.match.state
-        return game.actor(state) is not None and game.legal_actions(state) == [PASS]
+        return self.actor is not None and game.legal_actions(state) == [PASS]
 
     def connected(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -212,7 +234,7 @@ class Room:
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
-            "status": "finished" if self.actor is None else "playing",
+            "status": self.status,
             "seats": self.seats_summary(),
             "actions": self.version,
             "created_at": self.created_at,
@@ -223,7 +245,7 @@ class Room:
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
         game, state = self.game, self.match.state
-        actor = game.actor(state)
+        actor = self.actor
         legal = []
         passing = False
         if seat is not None and seat == actor:
@@ -252,6 +274,8 @@ class Room:
             # "You survived, without enough food"): every front-end says the same.
             "headline": game.headline(result, seat) if result else None,
             "seats": self.seats_summary(),
+            # "playing", "finished", or "closed"/"archived": over with no result.
+            "status": self.status,
         }
         if passing:
             message["passing"] = True
@@ -349,6 +373,8 @@ class Tavern:
         # One lock for loading rooms: loads are rare, and a lock per asked-for id would
         # let anyone grow the server's memory by asking for made-up tables.
         self._loading = asyncio.Lock()
+        self._rematching = asyncio.Lock()
+        """Rematches are opened one at a time: two people asking at once get one table."""
         self._digests: dict[tuple[str, str], str] = {}
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Tables in memory that nobody is at, the most recently idle last."""
@@ -403,12 +429,7 @@ class Tavern:
             raise ConfigError(f"seed must be between 0 and {MAX_SEED}")
         else:
             deal = "chosen"
-        open_now = await self.db(self.storage.count_open)
-        if open_now >= self.limits.open_tables:
-            raise Busy(
-                f"the server has {self.limits.open_tables:,} tables open, as many as it "
-                "keeps: try again when one has finished"
-            )
+        await self.check_room_for_one_more()
         match = Match.start(game, self.agents_for(game, seats), seed, options, pack, seats=seats)
         # The pack as it is now, for the lobby's check of which tables still replay.
         self._digests[(game.name, match.pack.name)] = match.pack.digest
@@ -425,10 +446,30 @@ class Tavern:
                 keys.append(SeatKey(None, secret_hash(secret), device=True))
             else:
                 keys.append(SeatKey(secret_hash(secret)))
+        host = new_secret()
+        room = await self._open(match, keys, deal, settings or TableSettings(), secret_hash(host))
+        return room, handed, host
+
+    async def check_room_for_one_more(self) -> None:
+        """Busy if the server holds as many unfinished tables as it keeps."""
+        open_now = await self.db(self.storage.count_open)
+        if open_now >= self.limits.open_tables:
+            raise Busy(
+                f"the server has {self.limits.open_tables:,} tables open, as many as it "
+                "keeps: try again when one has finished"
+            )
+
+    async def _open(
+        self,
+        match: Match,
+        keys: list[SeatKey],
+        deal: str,
+        settings: TableSettings,
+        host_hash: str | None,
+    ) -> Room:
+        """Store a new table and bring it to life: its bots start if it is theirs to move."""
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
-        settings = settings or TableSettings()
-        host = new_secret()
         await self.db(
             self.storage.create,
             table_id,
@@ -437,14 +478,14 @@ class Tavern:
             created_at,
             deal,
             settings.model_dump(),
-            secret_hash(host),
+            host_hash,
         )
         room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
         room.settings = settings
         self.rooms[table_id] = room
         self.schedule_bots(room)
         self.forget_if_idle(room)
-        return room, handed, host
+        return room
 
     def _room(
         self,
@@ -486,6 +527,8 @@ class Tavern:
                     table_id, match, events, stored.keys, stored.created_at, stored.deal
                 )
                 room.settings = TableSettings.model_validate(stored.settings, strict=False)
+                if stored.status in ENDED:
+                    room.ended = stored.status
                 room.chat.extend(stored.chat)
                 room.chat_count = stored.chat_count
                 if stored.status == "playing" and room.actor is None:
@@ -592,7 +635,7 @@ class Tavern:
         stored = await self.stored(table_id)
         if stored is None:
             return None
-        if stored.status != "finished":
+        if stored.status == "playing":
             raise IllegalAction("the record is available once the game is over")
         return named(stored.record, stored.keys)
 
@@ -659,6 +702,115 @@ class Tavern:
             room.broadcast_chat(notice)
             room.broadcast_seats()
         return invite
+
+    async def close_table(self, table_id: str, host: object) -> bool:
+        """End an unfinished table at its host's word; False for no such table."""
+        stored = await self.stored(table_id)
+        if stored is None:
+            return False
+        self.check_host(stored, host)
+        await self.end(table_id, "closed")
+        return True
+
+    async def end(self, table_id: str, status: str) -> None:
+        """End an unfinished table without a result ("closed" or "archived"): nobody acts
+        at it again, everyone at it is told, and its record (seed and all, since no card
+        of it will be dealt again) can be downloaded. IllegalAction if it was over."""
+        room = self.rooms.get(table_id)
+        lock = room.lock if room is not None else asyncio.Lock()
+        async with lock:
+            ended = await self.db(self.storage.end, table_id, status)
+            if not ended:
+                raise IllegalAction("the game is over already")
+            if room is not None:
+                room.ended = status
+                if room.bot_task is not None:
+                    room.bot_task.cancel()
+        await self.notice(table_id, ENDED[status][0].upper() + ENDED[status][1:])
+        if room is not None:
+            room.broadcast(None)
+            self.forget_if_idle(room)
+
+    async def archive_idle(self, idle_seconds: float, limit: int = 100) -> list[str]:
+        """Archive the unfinished tables with no move for `idle_seconds` and nobody at
+        them: the open list keeps the tables people play. The ones archived."""
+        done = []
+        for table_id in await self.db(self.storage.idle, time.time() - idle_seconds, limit):
+            room = self.rooms.get(table_id)
+            if room is not None and room.connected():
+                continue  # someone sits there, thinking: their table is not idle
+            with contextlib.suppress(IllegalAction):  # it ended meanwhile
+                await self.end(table_id, "archived")
+                done.append(table_id)
+        return done
+
+    async def notice(self, table_id: str, text: str) -> None:
+        """Keep a notice in the table's log and tell everyone at it (chat.py)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            count = room.chat_count
+            room.chat_count += 1
+        else:
+            stored = await self.stored(table_id)
+            count = stored.chat_count if stored is not None else 0
+        line = ChatLine(count, None, None, text, time.time(), "notice")
+        await self.db(self.storage.add_chat, table_id, line)
+        if room is not None:
+            room.chat.append(line)
+            room.broadcast_chat(line)
+
+    async def rematch(self, table_id: str, seat: object, token: object, host: object) -> str | None:
+        """The rematch of a finished table: the same game, seats, options, pack and
+        settings, a new deal, and the same people in the same seats (their credentials and
+        names carry over, so each page moves to it as it is). Asked for by a person seated
+        there or the host; asked again, the same table. None for no such table."""
+        async with self._rematching:
+            stored = await self.stored(table_id)
+            if stored is None:
+                return None
+            if host is not None:
+                self.check_host(stored, host)
+            else:
+                await self.check_seat(stored, seat, token)
+            if stored.status != "finished":
+                raise IllegalAction("a rematch follows a finished game")
+            if stored.rematch_id is not None:
+                return stored.rematch_id
+            await self.check_room_for_one_more()
+            record = stored.record
+            game = get_game(record.game)
+            options = {k: v for k, v in record.config.items() if k != "players"}
+            match = Match.start(
+                game,
+                self.agents_for(game, record.seats),
+                random_seed(),
+                options,
+                record.pack,
+                seats=record.seats,
+            )
+            settings = TableSettings.model_validate(stored.settings, strict=False)
+            room = await self._open(match, list(stored.keys), "secret", settings, stored.host_hash)
+            rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
+        old = self.rooms.get(table_id)
+        if old is not None:
+            message = json.dumps({"type": "rematch", "table": rematch_id})
+            for conn in list(old.connections):
+                conn.outbox.put_nowait(message)
+        return rematch_id
+
+    async def check_seat(self, stored: StoredTable, seat: object, token: object) -> None:
+        """IllegalAction unless `token` is the credential of `seat` at the stored table."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(stored.keys):
+            raise IllegalAction("no such seat at this table")
+        key = stored.keys[seat]
+        if (
+            not isinstance(token, str)
+            or not token
+            or len(token) > 100
+            or key.credential_hash is None
+            or not hmac.compare_digest(key.credential_hash, secret_hash(token))
+        ):
+            raise IllegalAction("that seat token is not valid for this table")
 
     @staticmethod
     def check_host(stored: StoredTable, host: object) -> None:
@@ -742,6 +894,8 @@ class Tavern:
             action = Action.parse(text)
             actor = room.actor
             if actor != seat:
+                if room.ended is not None:
+                    raise IllegalAction(ENDED[room.ended])
                 raise IllegalAction(
                     "the game is over" if actor is None else "it is not your decision"
                 )

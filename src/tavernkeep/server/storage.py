@@ -83,6 +83,8 @@ tables = Table(
     # The hash of the creator's host key, which hands out a seat's invite again (and
     # closes the table, starts its rematch); None for a table from before hosts.
     Column("host_hash", String(64), nullable=True),
+    # The table its rematch was opened as, once one was: asked again, the same one.
+    Column("rematch_id", String(32), nullable=True),
 )
 
 actions = Table(
@@ -130,7 +132,8 @@ SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`),
-its host key (`tables.host_hash`) and its chat and notices (`chat`)."""
+its host key (`tables.host_hash`), its rematch (`tables.rematch_id`) and its chat and
+notices (`chat`); a table ends "closed" by its host or "archived" when left idle."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,9 @@ class StoredTable:
     chat_count: int = 0
     """Lines its chat holds in all."""
     host_hash: str | None = None
+    rematch_id: str | None = None
+    updated_at: float = 0.0
+    """When its last action (or its creation) was committed."""
 
 
 def safe_url(url: str) -> str:
@@ -394,11 +400,53 @@ class Storage:
         conn.execute(
             insert(actions).values(table_id=entry.table_id, idx=entry.index, action=entry.action)
         )
-        if entry.result is not None:
+        if entry.result is None:
+            # A table's progress, which a table left idle is archived by (`idle`).
+            conn.execute(
+                update(tables).where(tables.c.id == entry.table_id).values(updated_at=time.time())
+            )
+        else:
             conn.execute(
                 update(tables)
                 .where(tables.c.id == entry.table_id)
                 .values(status="finished", result=json.dumps(entry.result), updated_at=time.time())
+            )
+
+    def end(self, table_id: str, status: str) -> bool:
+        """End an unfinished table without a result: "closed" by its host, "archived" when
+        left idle. False if it had already ended (finished, closed or archived)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.status == "playing")
+                .values(status=status, updated_at=time.time())
+            )
+            return bool(done.rowcount == 1)
+
+    def idle(self, before: float, limit: int) -> list[str]:
+        """Unfinished tables with no progress since `before`, the longest idle first."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(tables.c.id)
+                    .where(tables.c.status == "playing", tables.c.updated_at < before)
+                    .order_by(tables.c.updated_at)
+                    .limit(limit)
+                ).scalars()
+            )
+
+    def set_rematch(self, table_id: str, rematch_id: str) -> str:
+        """Mark `rematch_id` as the table's rematch unless it has one: the one it has."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.rematch_id.is_(None))
+                .values(rematch_id=rematch_id)
+            )
+            return str(
+                conn.execute(
+                    select(tables.c.rematch_id).where(tables.c.id == table_id)
+                ).scalar_one()
             )
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
@@ -456,6 +504,8 @@ class Storage:
             chat=[ChatLine(r.idx, r.seat, r.name, r.text, r.at, r.kind) for r in reversed(said)],
             chat_count=int(count),
             host_hash=row.host_hash,
+            rematch_id=row.rematch_id,
+            updated_at=row.updated_at,
         )
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
@@ -597,6 +647,8 @@ def _migrate_to_3(conn: Connection) -> None:
     if "host_hash" not in columns:
         # Tables from before hosts have none: nobody can hand out their seats again.
         conn.execute(text("ALTER TABLE tables ADD COLUMN host_hash VARCHAR(64)"))
+    if "rematch_id" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN rematch_id VARCHAR(32)"))
 
 
 def _migrate_to_2(conn: Connection) -> None:
