@@ -90,6 +90,10 @@ class GameRecord(BaseModel):
     table (None for a bot or a person who gave no name). Only what is shown: a replay
     does not read it."""
 
+    stood_in: list[Annotated[int, Field(ge=0)]] | None = None
+    """The actions (by index, from 0) a bot chose for a seat whose person had left the
+    table (a server's stand-in): the record says which decisions were not its person's."""
+
     @model_validator(mode="after")
     def _a_name_a_seat(self) -> GameRecord:
         if self.names is not None and len(self.names) != len(self.seats):
@@ -97,8 +101,10 @@ class GameRecord(BaseModel):
         return self
 
     def to_json(self) -> str:
-        # A record with no names (the command line's) reads as it did before there were.
-        return self.model_dump_json(indent=1, exclude={"names"} if self.names is None else None)
+        # A record with no names or stand-ins (the command line's) reads as it did before
+        # there were.
+        unsaid = {name for name in ("names", "stood_in") if getattr(self, name) is None}
+        return self.model_dump_json(indent=1, exclude=unsaid or None)
 
     def save(self, path: str | Path) -> None:
         """Write atomically: a crash mid-write never leaves half a record behind."""

@@ -413,6 +413,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
         conn.outbox.put_nowait(json.dumps(room.state_message(seat)))
         if seat is not None:
             # A spectator coming or going changes nothing anyone is shown.
+            await tavern.arrived(room, seat)
             room.broadcast_seats(skip=conn)
         while True:
             text = await _receive(websocket)
@@ -457,6 +458,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
             room.connections.discard(conn)
             if conn.seat is not None and all(c.seat != conn.seat for c in room.connections):
                 room.broadcast_seats()
+                tavern.departed(room, conn.seat)
             tavern.forget_if_idle(room)
         if sender is not None:
             if conn is not None and not sender.done():

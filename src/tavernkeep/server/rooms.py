@@ -39,7 +39,7 @@ from tavernkeep.engine.errors import (
 )
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
-from tavernkeep.engine.match import Agent, Match
+from tavernkeep.engine.match import Agent, InfoSet, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
@@ -76,6 +76,11 @@ def new_secret() -> str:
 
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def person_name(key: SeatKey, seat: int) -> str:
+    """A person's seat as the table's notices name it: their name, else the seat's."""
+    return key.name if key.name else seat_name(seat)
 
 
 def seat_name(seat: int) -> str:
@@ -121,8 +126,19 @@ class Connection:
     chat_rate: ChatRate = field(default_factory=ChatRate)
 
 
-def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list[dict[str, Any]]:
-    """Who sits where, as every seat and spectator may know it."""
+def seats_of(
+    seats: list[str],
+    keys: list[SeatKey],
+    connected: set[int],
+    stand_ins: dict[int, str] | None = None,
+    stood_in: dict[int, int] | None = None,
+) -> list[dict[str, Any]]:
+    """Who sits where, as every seat and spectator may know it: for a person's seat, its
+    name, the bot standing in for them now if they left (`stand_in`) and how many of the
+    seat's decisions one has made (`stood_in`)."""
+    stood: dict[int, int] = {}
+    for seat in (stood_in or {}).values():
+        stood[seat] = stood.get(seat, 0) + 1
     out = []
     for seat, spec in enumerate(seats):
         entry: dict[str, Any] = {
@@ -134,6 +150,8 @@ def seats_of(seats: list[str], keys: list[SeatKey], connected: set[int]) -> list
             entry["device"] = keys[seat].device
             entry["claimed"] = keys[seat].claimed
             entry["name"] = keys[seat].name
+            entry["stand_in"] = (stand_ins or {}).get(seat)
+            entry["stood_in"] = stood.get(seat, 0)
         out.append(entry)
     return out
 
@@ -145,12 +163,16 @@ ENDED = {
 """What a table ended without a result says, as a notice and to an action tried at it."""
 
 
-def named(record: GameRecord, keys: list[SeatKey]) -> GameRecord:
-    """The record with the names its people gave (none if nobody gave one)."""
+def named(record: GameRecord, keys: list[SeatKey], stood_in: dict[int, int]) -> GameRecord:
+    """The record with the names its people gave and the actions stand-ins chose (each
+    left out if there are none)."""
+    update: dict[str, Any] = {}
     names = [key.name for key in keys]
-    if not any(names):
-        return record
-    return record.model_copy(update={"names": names})
+    if any(names):
+        update["names"] = names
+    if stood_in:
+        update["stood_in"] = sorted(stood_in)
+    return record.model_copy(update=update) if update else record
 
 
 def variant_options(game: Game[Any, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -190,6 +212,16 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.timing = PassTiming(pass_prior)
         self.settings = TableSettings()
+        self.stand_ins: dict[int, str] = {}
+        """Seats whose person left, and the bot playing each until they come back."""
+        self.stood_in: dict[int, int] = {}
+        """The actions (by index) a stand-in chose, each with the seat it chose for."""
+        self.left_at: dict[int, float] = {}
+        """When each person's seat was last left by its person (monotonic): a seat whose
+        person has not come back within the table's grace gets a stand-in (Tavern.watch).
+        A seat never claimed is not here: it waits for its person."""
+        self.watch_task: asyncio.Task[None] | None = None
+        self._stand_in: Agent | None = None
         self.ended: str | None = None
         """"closed" by its host or "archived" when left idle: over without a result, and
         nobody acts at it again."""
@@ -226,8 +258,33 @@ class Room:
     def connected(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
 
+    def present(self, seat: int) -> bool:
+        """Whether the seat's person is at the table: a page of theirs is connected. The
+        seats on the host's device are one device's: any of them connected counts."""
+        here = self.connected()
+        if self.keys[seat].device:
+            return any(self.keys[s].device for s in here)
+        return seat in here
+
+    def stand_in_agent(self) -> Agent:
+        """The bot that plays for a person who left (one for the table: a bot keeps no
+        memory between decisions that a seat could tell apart)."""
+        if self._stand_in is None:
+            self._stand_in = make_bot(self.settings.stand_in, self.game)
+        return self._stand_in
+
+    def person_decides(self, seat: int) -> bool:
+        """Whether a person decides for `seat` now (not a bot, nor a stand-in)."""
+        return self.seats[seat] == "human" and seat not in self.stand_ins
+
     def seats_summary(self) -> list[dict[str, Any]]:
-        return seats_of(self.seats, self.keys, self.connected())
+        return seats_of(
+            self.seats,
+            self.keys,
+            self.connected(),
+            self.stand_ins,
+            self.stood_in,
+        )
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -400,9 +457,12 @@ class Tavern:
         for a person elsewhere, a credential for a seat on the creator's device, None for
         a bot); and the creator's host key, which hands a seat out again."""
         game = get_game(game_name)
-        for spec in seats:
+        stand_in = (settings or TableSettings()).stand_in
+        for spec in [*seats, stand_in]:
             check_seat(spec, game)
             self.limits.search.check(spec, game)
+        if stand_in == "human":
+            raise ConfigError("settings: stand_in must be a bot, e.g. 'bot:heuristic'")
         if pack is not None and ("/" in pack or "\\" in pack or pack.endswith(".toml")):
             raise ConfigError("only the built-in packs can be used on the server")
         if "players" in options:
@@ -529,6 +589,12 @@ class Tavern:
                 room.settings = TableSettings.model_validate(stored.settings, strict=False)
                 if stored.status in ENDED:
                     room.ended = stored.status
+                room.stood_in = dict(stored.stood_in)
+                # Nobody is at a table just loaded: its claimed seats' grace starts now.
+                now = time.monotonic()
+                for seat, key in enumerate(stored.keys):
+                    if stored.record.seats[seat] == "human" and key.claimed:
+                        room.left_at[seat] = now
                 room.chat.extend(stored.chat)
                 room.chat_count = stored.chat_count
                 if stored.status == "playing" and room.actor is None:
@@ -616,7 +682,7 @@ class Tavern:
             "game": game.name,
             "title": game.title,
             "status": stored.status,
-            "seats": seats_of(stored.record.seats, stored.keys, set()),
+            "seats": seats_of(stored.record.seats, stored.keys, set(), None, stored.stood_in),
             "actions": len(stored.record.actions),
             "created_at": stored.created_at,
             "deal": stored.deal,
@@ -631,13 +697,13 @@ class Tavern:
         if room is not None:
             if room.actor is not None:
                 raise IllegalAction("the record is available once the game is over")
-            return named(room.match.record, room.keys)
+            return named(room.match.record, room.keys, room.stood_in)
         stored = await self.stored(table_id)
         if stored is None:
             return None
         if stored.status == "playing":
             raise IllegalAction("the record is available once the game is over")
-        return named(stored.record, stored.keys)
+        return named(stored.record, stored.keys, stored.stood_in)
 
     async def say(self, room: Room, conn: Connection, raw: object) -> None:
         """A line of chat from `conn`: checked (chat.py), kept, then told to everyone."""
@@ -730,6 +796,75 @@ class Tavern:
         if room is not None:
             room.broadcast(None)
             self.forget_if_idle(room)
+
+    def watch(self, room: Room) -> None:
+        """Keep time on the person whose decision it is, if they have left: once the
+        table's grace is over without them, a bot stands in (`_stand_in_after`). Called
+        whenever the decision moves or a person comes or goes; a table waiting on a person
+        who is there, or on a bot, has nothing to watch."""
+        if room.watch_task is not None:
+            room.watch_task.cancel()
+            room.watch_task = None
+        grace = room.settings.grace_seconds
+        actor = room.actor
+        if grace is None or actor is None or not room.person_decides(actor):
+            return
+        if room.present(actor) or actor not in room.left_at:
+            return
+        delay = room.left_at[actor] + grace - time.monotonic()
+        room.watch_task = asyncio.get_running_loop().create_task(
+            self._stand_in_after(room, actor, room.version, delay)
+        )
+
+    async def _stand_in_after(self, room: Room, seat: int, version: int, delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay))
+        # From here on this task is not the watch's to cancel: the stand-in it starts is
+        # told, and its bot scheduled, whatever comes and goes meanwhile.
+        room.watch_task = None
+        if self.rooms.get(room.id) is not room:
+            return
+        if room.version != version or room.actor != seat or room.present(seat):
+            return
+        if not room.person_decides(seat):
+            return
+        room.stand_ins[seat] = room.settings.stand_in
+        await self.notice(
+            room.id,
+            f"{person_name(room.keys[seat], seat)} left: {room.settings.stand_in} plays "
+            "their seat until they come back",
+        )
+        room.broadcast_seats()
+        self.schedule_bots(room)
+
+    async def arrived(self, room: Room, seat: int) -> None:
+        """A page of the seat's person connected: their seat is theirs again."""
+        for held in self.held_with(room, seat):
+            room.left_at.pop(held, None)
+        back = [held for held in self.held_with(room, seat) if held in room.stand_ins]
+        for held in back:
+            del room.stand_ins[held]
+        for held in back:
+            await self.notice(
+                room.id, f"{person_name(room.keys[held], held)} is back and plays their seat"
+            )
+        self.watch(room)
+
+    def departed(self, room: Room, seat: int) -> None:
+        """The seat's person's last page left: the table's grace for them starts."""
+        if room.present(seat):
+            return
+        now = time.monotonic()
+        for held in self.held_with(room, seat):
+            room.left_at[held] = now
+        self.watch(room)
+
+    @staticmethod
+    def held_with(room: Room, seat: int) -> list[int]:
+        """The seats one person's presence stands for: the seat, or every seat on the
+        host's device for one of them."""
+        if room.keys[seat].device:
+            return [s for s, key in enumerate(room.keys) if key.device]
+        return [seat]
 
     async def archive_idle(self, idle_seconds: float, limit: int = 100) -> list[str]:
         """Archive the unfinished tables with no move for `idle_seconds` and nobody at
@@ -908,7 +1043,9 @@ class Tavern:
             await self._commit_and_apply(room, seat, action)
         self.schedule_bots(room)
 
-    async def _commit_and_apply(self, room: Room, seat: int, action: Action) -> None:
+    async def _commit_and_apply(
+        self, room: Room, seat: int, action: Action, stand_in: bool = False
+    ) -> None:
         # Tried on a copy first, so that the action that ends the game is committed with
         # its result (storage.append_actions): a server killed between the two cannot
         # leave a table over in its actions and open in the lobby's list.
@@ -917,11 +1054,16 @@ class Tavern:
         game.apply(trial, action, False)
         ended = game.result(trial) if game.actor(trial) is None else None
         result = ended.to_json() if ended is not None else None
-        await self.commits.append(Append(room.id, room.version, action.text, result))
+        index = room.version
+        by = seat if stand_in else None
+        await self.commits.append(Append(room.id, index, action.text, result, by))
+        if stand_in:
+            room.stood_in[index] = seat
         events = room.match.play(seat, action)
         room.log.extend(events)
         room.asked_at = time.monotonic()
         room.broadcast(events)
+        self.watch(room)
 
     async def finish(self, room: Room) -> None:
         result = room.game.result(room.match.state)
@@ -944,6 +1086,10 @@ class Tavern:
             left = self.rooms.get(oldest)
             if left is not None and self._idle_now(left):
                 self.rooms.pop(oldest, None)
+                # Nobody is at it, so nobody waits on a leaver there: its grace starts
+                # again when someone comes back and it is loaded.
+                if left.watch_task is not None:
+                    left.watch_task.cancel()
 
     @staticmethod
     def _idle_now(room: Room) -> bool:
@@ -952,7 +1098,7 @@ class Tavern:
 
     def schedule_bots(self, room: Room) -> None:
         actor = room.actor
-        if actor is None or (room.seats[actor] == "human" and not room.lone_pass()):
+        if actor is None or (room.person_decides(actor) and not room.lone_pass()):
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._bots_play(room))
@@ -977,7 +1123,7 @@ class Tavern:
             actor = room.actor
             if actor is None:
                 return
-            if room.seats[actor] == "human":
+            if room.person_decides(actor):
                 if not room.lone_pass():
                     return
                 # Nothing to play: passed for, after a pause drawn like this person's own
@@ -989,7 +1135,7 @@ class Tavern:
                 actor = room.actor
                 if actor is None:
                     return
-                if room.seats[actor] == "human":
+                if room.person_decides(actor):
                     if not room.lone_pass():
                         return
                     await self._commit_and_apply(room, actor, PASS)
@@ -999,21 +1145,26 @@ class Tavern:
                 match = room.match
                 version = room.version
                 match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, version))
-                agent = match.agents[actor]
+                stand_in = room.seats[actor] == "human"
+                spec = room.settings.stand_in if stand_in else room.seats[actor]
+                agent = room.stand_in_agent() if stand_in else match.agents[actor]
                 if not isinstance(agent, ISMCTSBot):
-                    seat, action = match.ask()
-                    await self._commit_and_apply(room, seat, action)
+                    info = InfoSet(room.game, match.state, actor, match.rngs[actor])
+                    action = agent.choose(info)
+                    await self._commit_and_apply(room, actor, action, stand_in)
                     continue
                 copy = room.game.clone(match.state)
                 rng = match.rngs[actor]
             # A search thinks in the pool, over a copy, with the lock free: the table's
             # spectators join and its people reconnect meanwhile.
-            action = await self.searches.choose(room.game, room.seats[actor], copy, actor, rng)
+            action = await self.searches.choose(room.game, spec, copy, actor, rng)
             async with room.lock:
                 if room.version != version or room.actor != actor:
                     continue
+                if room.person_decides(actor):
+                    continue  # its person came back while the stand-in thought
                 room.game.check_legal(room.match.state, action)
-                await self._commit_and_apply(room, actor, action)
+                await self._commit_and_apply(room, actor, action, stand_in)
 
     async def close(self) -> None:
         for room in self.rooms.values():

@@ -4,7 +4,7 @@ model, so a table from before a setting existed gets its default."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class TableSettings(BaseModel):
@@ -14,3 +14,11 @@ class TableSettings(BaseModel):
     spectator_chat: bool = False
     """Whether spectators may write in the table's chat (everyone reads it). Off unless
     the creator turns it on: a stranger watching a friends' table should not talk over it."""
+
+    grace_seconds: float | None = Field(default=120.0, ge=1.0, le=7 * 86400.0)
+    """How long a person's seat may be without its person (every page of theirs closed or
+    cut off) before a bot plays it for them, until they come back; None: wait for them
+    however long (a table played a move a day, say). A seat nobody has claimed yet waits."""
+    stand_in: str = Field(default="bot:mcts:300ms", max_length=64)
+    """The bot that plays a seat whose person has left: by default the search, with a small
+    budget, so the others play on against a seat that still plays well."""

@@ -93,6 +93,9 @@ actions = Table(
     Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("action", String(200), nullable=False),
+    # The seat whose person had left when a bot standing in for them chose this action
+    # (rooms.py), so the result and the record can say which decisions were not theirs.
+    Column("stand_in", Integer, nullable=True),
 )
 
 seat_keys = Table(
@@ -133,7 +136,8 @@ SCHEMA = 3
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`),
 its host key (`tables.host_hash`), its rematch (`tables.rematch_id`) and its chat and
-notices (`chat`); a table ends "closed" by its host or "archived" when left idle."""
+notices (`chat`), and which actions a stand-in bot chose (`actions.stand_in`); a table
+ends "closed" by its host or "archived" when left idle."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,8 @@ class Append:
     index: int
     action: str
     result: dict[str, Any] | None = None
+    stand_in: int | None = None
+    """The seat, if a bot standing in for its person chose the action."""
 
 
 @dataclass
@@ -195,6 +201,8 @@ class StoredTable:
     """Lines its chat holds in all."""
     host_hash: str | None = None
     rematch_id: str | None = None
+    stood_in: dict[int, int] = field(default_factory=dict)
+    """The actions (by index) a stand-in bot chose, each with the seat it chose for."""
     updated_at: float = 0.0
     """When its last action (or its creation) was committed."""
 
@@ -398,7 +406,12 @@ class Storage:
     @staticmethod
     def _append(conn: Connection, entry: Append) -> None:
         conn.execute(
-            insert(actions).values(table_id=entry.table_id, idx=entry.index, action=entry.action)
+            insert(actions).values(
+                table_id=entry.table_id,
+                idx=entry.index,
+                action=entry.action,
+                stand_in=entry.stand_in,
+            )
         )
         if entry.result is None:
             # A table's progress, which a table left idle is archived by (`idle`).
@@ -462,11 +475,17 @@ class Storage:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
             if row is None:
                 return None
-            texts = conn.execute(
-                select(actions.c.action)
+            moves = conn.execute(
+                select(actions.c.action, actions.c.stand_in)
                 .where(actions.c.table_id == table_id)
                 .order_by(actions.c.idx)
-            ).scalars()
+            ).all()
+            texts = [move.action for move in moves]
+            stood_in = {
+                index: move.stand_in
+                for index, move in enumerate(moves)
+                if move.stand_in is not None
+            }
             record = GameRecord(
                 version=row.record_version,
                 game=row.game,
@@ -505,6 +524,7 @@ class Storage:
             chat_count=int(count),
             host_hash=row.host_hash,
             rematch_id=row.rematch_id,
+            stood_in=stood_in,
             updated_at=row.updated_at,
         )
 
@@ -649,6 +669,8 @@ def _migrate_to_3(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE tables ADD COLUMN host_hash VARCHAR(64)"))
     if "rematch_id" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN rematch_id VARCHAR(32)"))
+    if "stand_in" not in {c["name"] for c in inspect(conn).get_columns("actions")}:
+        conn.execute(text("ALTER TABLE actions ADD COLUMN stand_in INTEGER"))
 
 
 def _migrate_to_2(conn: Connection) -> None:
