@@ -440,6 +440,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     if not isinstance(action, str) or len(action) > 200:
                         raise IllegalAction("an action must be its text, e.g. 'quest:1'")
                     await tavern.act(room, conn.seat, action, message.get("version"))
+                elif kind == "back":
+                    if conn.seat is None:
+                        raise IllegalAction("a spectator has no seat to come back to")
+                    await tavern.come_back(room, conn.seat)
                 elif kind == "chat":
                     await tavern.say(room, conn, message.get("text"))
                 elif kind == "name":

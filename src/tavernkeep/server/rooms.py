@@ -132,10 +132,12 @@ def seats_of(
     connected: set[int],
     stand_ins: dict[int, str] | None = None,
     stood_in: dict[int, int] | None = None,
+    stand_in: str | None = None,
+    clocks: list[dict[str, Any] | None] | None = None,
 ) -> list[dict[str, Any]]:
     """Who sits where, as every seat and spectator may know it: for a person's seat, its
     name, the bot standing in for them now if they left (`stand_in`) and how many of the
-    seat's decisions one has made (`stood_in`)."""
+    seat's decisions one has made (`stood_in`), and its clock if the table has clocks."""
     stood: dict[int, int] = {}
     for seat in (stood_in or {}).values():
         stood[seat] = stood.get(seat, 0) + 1
@@ -150,17 +152,41 @@ def seats_of(
             entry["device"] = keys[seat].device
             entry["claimed"] = keys[seat].claimed
             entry["name"] = keys[seat].name
-            entry["stand_in"] = (stand_ins or {}).get(seat)
+            away = (stand_ins or {}).get(seat)
+            entry["stand_in"] = stand_in if away is not None else None
+            entry["away"] = away
             entry["stood_in"] = stood.get(seat, 0)
+            if clocks and clocks[seat] is not None:
+                entry["clock"] = clocks[seat]
         out.append(entry)
     return out
 
+
+BACK_TIME = 60.0
+"""Seconds on the clock of a person back after theirs ran out: time to find their feet."""
 
 ENDED = {
     "closed": "the table's host closed the table",
     "archived": "the table was archived, left with nobody at it and no move for too long",
 }
 """What a table ended without a result says, as a notice and to an action tried at it."""
+
+
+def stored_clocks(stored: StoredTable) -> list[dict[str, Any] | None] | None:
+    """Each person's clock as storage has it, for a table nobody is at: seconds left as
+    the seat's last decision ended. Whose runs now only a replay could say (`running`
+    is null); the table in memory says it exactly."""
+    clock = TableSettings.model_validate(stored.settings, strict=False).clock
+    if clock is None:
+        return None
+    out: list[dict[str, Any] | None] = []
+    for seat, key in enumerate(stored.keys):
+        if stored.record.seats[seat] != "human":
+            out.append(None)
+            continue
+        bank = key.clock if clock.kind == "real_time" and key.clock is not None else clock.seconds
+        out.append({"left": bank, "running": None})
+    return out
 
 
 def named(record: GameRecord, keys: list[SeatKey], stood_in: dict[int, int]) -> GameRecord:
@@ -213,7 +239,8 @@ class Room:
         self.timing = PassTiming(pass_prior)
         self.settings = TableSettings()
         self.stand_ins: dict[int, str] = {}
-        """Seats whose person left, and the bot playing each until they come back."""
+        """Seats a bot plays until their person is back, each with why: "left" (every
+        page of theirs gone past the grace) or "out of time" (their clock ran out)."""
         self.stood_in: dict[int, int] = {}
         """The actions (by index) a stand-in chose, each with the seat it chose for."""
         self.left_at: dict[int, float] = {}
@@ -232,6 +259,9 @@ class Room:
         self.asked_at = time.monotonic()
         """When the decision now open was put to its seat: a voluntary pass is timed
         from here (see timing.py)."""
+        self.asked_wall = time.time()
+        """The same, in seconds since the epoch, as storage keeps it: clocks count from
+        here, so a restarted server's clocks go on where they were."""
 
     @property
     def version(self) -> int:
@@ -277,6 +307,28 @@ class Room:
         """Whether a person decides for `seat` now (not a bot, nor a stand-in)."""
         return self.seats[seat] == "human" and seat not in self.stand_ins
 
+    def clock_left(self, seat: int, now: float) -> float | None:
+        """Seconds left on `seat`'s clock at `now`; None if it has none (no clocks, a bot)."""
+        clock = self.settings.clock
+        if clock is None or self.seats[seat] != "human":
+            return None
+        ticking = self.actor == seat and self.person_decides(seat)
+        spent = now - self.asked_wall if ticking else 0.0
+        if clock.kind == "turn_based":
+            return clock.seconds - spent
+        bank = self.keys[seat].clock
+        return (clock.seconds if bank is None else bank) - spent
+
+    def clocks(self, now: float) -> list[dict[str, Any] | None]:
+        """Each seat's clock as every seat is shown it: seconds left, and whether it runs
+        (a page counts it down from the message)."""
+        out: list[dict[str, Any] | None] = []
+        for seat in range(len(self.seats)):
+            left = self.clock_left(seat, now)
+            running = self.actor == seat and self.person_decides(seat)
+            out.append(None if left is None else {"left": max(0.0, left), "running": running})
+        return out
+
     def seats_summary(self) -> list[dict[str, Any]]:
         return seats_of(
             self.seats,
@@ -284,6 +336,8 @@ class Room:
             self.connected(),
             self.stand_ins,
             self.stood_in,
+            self.settings.stand_in,
+            self.clocks(time.time()),
         )
 
     def summary(self) -> dict[str, Any]:
@@ -590,6 +644,7 @@ class Tavern:
                 if stored.status in ENDED:
                     room.ended = stored.status
                 room.stood_in = dict(stored.stood_in)
+                room.asked_wall = stored.updated_at
                 # Nobody is at a table just loaded: its claimed seats' grace starts now.
                 now = time.monotonic()
                 for seat, key in enumerate(stored.keys):
@@ -682,7 +737,15 @@ class Tavern:
             "game": game.name,
             "title": game.title,
             "status": stored.status,
-            "seats": seats_of(stored.record.seats, stored.keys, set(), None, stored.stood_in),
+            "seats": seats_of(
+                stored.record.seats,
+                stored.keys,
+                set(),
+                None,
+                stored.stood_in,
+                None,
+                stored_clocks(stored),
+            ),
             "actions": len(stored.record.actions),
             "created_at": stored.created_at,
             "deal": stored.deal,
@@ -798,41 +861,54 @@ class Tavern:
             self.forget_if_idle(room)
 
     def watch(self, room: Room) -> None:
-        """Keep time on the person whose decision it is, if they have left: once the
-        table's grace is over without them, a bot stands in (`_stand_in_after`). Called
-        whenever the decision moves or a person comes or goes; a table waiting on a person
-        who is there, or on a bot, has nothing to watch."""
+        """Keep time on the person whose decision it is: once their clock runs out, or
+        the table's grace is over with every page of theirs gone, a bot stands in
+        (`_stand_in_after`). Called whenever the decision moves or a person comes, goes
+        or is back; a table waiting on a bot has nothing to watch."""
         if room.watch_task is not None:
             room.watch_task.cancel()
             room.watch_task = None
-        grace = room.settings.grace_seconds
         actor = room.actor
-        if grace is None or actor is None or not room.person_decides(actor):
+        if actor is None or not room.person_decides(actor):
             return
-        if room.present(actor) or actor not in room.left_at:
+        due: list[tuple[float, str]] = []
+        left = room.clock_left(actor, time.time())
+        if left is not None:
+            due.append((left, "out of time"))
+        grace = room.settings.grace_seconds
+        if grace is not None and not room.present(actor) and actor in room.left_at:
+            due.append((room.left_at[actor] + grace - time.monotonic(), "left"))
+        if not due:
             return
-        delay = room.left_at[actor] + grace - time.monotonic()
+        delay, why = min(due)
         room.watch_task = asyncio.get_running_loop().create_task(
-            self._stand_in_after(room, actor, room.version, delay)
+            self._stand_in_after(room, actor, room.version, delay, why)
         )
 
-    async def _stand_in_after(self, room: Room, seat: int, version: int, delay: float) -> None:
+    async def _stand_in_after(
+        self, room: Room, seat: int, version: int, delay: float, why: str
+    ) -> None:
         await asyncio.sleep(max(0.0, delay))
         # From here on this task is not the watch's to cancel: the stand-in it starts is
         # told, and its bot scheduled, whatever comes and goes meanwhile.
         room.watch_task = None
         if self.rooms.get(room.id) is not room:
             return
-        if room.version != version or room.actor != seat or room.present(seat):
+        if room.version != version or room.actor != seat or not room.person_decides(seat):
             return
-        if not room.person_decides(seat):
+        if why == "left" and room.present(seat):
             return
-        room.stand_ins[seat] = room.settings.stand_in
-        await self.notice(
-            room.id,
-            f"{person_name(room.keys[seat], seat)} left: {room.settings.stand_in} plays "
-            "their seat until they come back",
-        )
+        room.stand_ins[seat] = why
+        who = person_name(room.keys[seat], seat)
+        if why == "out of time":
+            if room.settings.clock is not None and room.settings.clock.kind == "real_time":
+                room.keys[seat] = replace(room.keys[seat], clock=0.0)
+                await self.db(self.storage.set_clock, room.id, seat, 0.0)
+            said = f"{who} ran out of time: {room.settings.stand_in} plays their seat until"
+            said += " they are back"
+        else:
+            said = f"{who} left: {room.settings.stand_in} plays their seat until they come back"
+        await self.notice(room.id, said)
         room.broadcast_seats()
         self.schedule_bots(room)
 
@@ -840,13 +916,25 @@ class Tavern:
         """A page of the seat's person connected: their seat is theirs again."""
         for held in self.held_with(room, seat):
             room.left_at.pop(held, None)
+        await self.come_back(room, seat)
+
+    async def come_back(self, room: Room, seat: int) -> None:
+        """The seat's person is back (a page of theirs joined, or said so after their
+        clock ran out): no bot plays for them now. Back from running out of time, their
+        clock is given `BACK_TIME` to go on with."""
         back = [held for held in self.held_with(room, seat) if held in room.stand_ins]
         for held in back:
-            del room.stand_ins[held]
-        for held in back:
+            away = room.stand_ins.pop(held)
+            clock = room.settings.clock
+            if away == "out of time" and clock is not None and clock.kind == "real_time":
+                bank = max(room.keys[held].clock or 0.0, BACK_TIME)
+                room.keys[held] = replace(room.keys[held], clock=bank)
+                await self.db(self.storage.set_clock, room.id, held, bank)
             await self.notice(
                 room.id, f"{person_name(room.keys[held], held)} is back and plays their seat"
             )
+        if back:
+            room.broadcast_seats()
         self.watch(room)
 
     def departed(self, room: Room, seat: int) -> None:
@@ -924,7 +1012,9 @@ class Tavern:
                 seats=record.seats,
             )
             settings = TableSettings.model_validate(stored.settings, strict=False)
-            room = await self._open(match, list(stored.keys), "secret", settings, stored.host_hash)
+            # The same people in the same seats, with fresh clocks.
+            keys = [replace(key, clock=None) for key in stored.keys]
+            room = await self._open(match, keys, "secret", settings, stored.host_hash)
             rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
         old = self.rooms.get(table_id)
         if old is not None:
@@ -1036,6 +1126,9 @@ class Tavern:
                 )
             legal = room.game.legal_actions(room.match.state)
             room.game.check_legal(room.match.state, action)
+            if seat in room.stand_ins:
+                # Playing is coming back: the bot standing in stops here.
+                await self.come_back(room, seat)
             if action == PASS and len(legal) > 1:
                 # A pass the person chose where they could have played: how long such
                 # passes take is what a pass for them with nothing to play imitates.
@@ -1056,9 +1149,20 @@ class Tavern:
         result = ended.to_json() if ended is not None else None
         index = room.version
         by = seat if stand_in else None
-        await self.commits.append(Append(room.id, index, action.text, result, by))
+        now = time.time()
+        clock = room.settings.clock
+        bank = None
+        if clock is not None and clock.kind == "real_time" and room.person_decides(seat):
+            left = room.clock_left(seat, now)
+            bank = (seat, max(0.0, left or 0.0) + clock.increment)
+        await self.commits.append(
+            Append(room.id, index, action.text, result, by, at=now, clock=bank)
+        )
         if stand_in:
             room.stood_in[index] = seat
+        if bank is not None:
+            room.keys[seat] = replace(room.keys[seat], clock=bank[1])
+        room.asked_wall = now
         events = room.match.play(seat, action)
         room.log.extend(events)
         room.asked_at = time.monotonic()

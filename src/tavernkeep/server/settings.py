@@ -4,7 +4,22 @@ model, so a table from before a setting existed gets its default."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+
+
+class Clock(BaseModel):
+    """A clock for every person's seat. `real_time`: a bank of `seconds` that runs while
+    the seat decides, with `increment` added after each of its decisions (3 minutes + 20 s,
+    say). `turn_based`: `seconds` for each decision (a day, say), so friends play across
+    days. A seat out of time is played by the table's stand-in until its person is back."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: Literal["real_time", "turn_based"]
+    seconds: float = Field(ge=1.0, le=30 * 86400.0)
+    increment: float = Field(default=0.0, ge=0.0, le=3600.0)
 
 
 class TableSettings(BaseModel):
@@ -22,3 +37,5 @@ class TableSettings(BaseModel):
     stand_in: str = Field(default="bot:mcts:300ms", max_length=64)
     """The bot that plays a seat whose person has left: by default the search, with a small
     budget, so the others play on against a seat that still plays well."""
+    clock: Clock | None = None
+    """The seats' clocks; None: nobody is timed (a leaver is still stood in for)."""

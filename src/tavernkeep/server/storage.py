@@ -108,6 +108,8 @@ seat_keys = Table(
     Column("device", Boolean, nullable=False, default=False),
     # What the seat's person calls themselves (server/names.py), shown to everyone.
     Column("name", String(100), nullable=True),
+    # Seconds left on the seat's clock as its last decision ended (settings.Clock).
+    Column("clock", Float, nullable=True),
 )
 
 chat = Table(
@@ -134,10 +136,11 @@ meta = Table(
 SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
-3: a seat's person's name (`seat_keys.name`), the table's settings (`tables.settings`),
-its host key (`tables.host_hash`), its rematch (`tables.rematch_id`) and its chat and
-notices (`chat`), and which actions a stand-in bot chose (`actions.stand_in`); a table
-ends "closed" by its host or "archived" when left idle."""
+3: a seat's person's name and clock (`seat_keys.name`, `seat_keys.clock`), the table's
+settings (`tables.settings`), its host key (`tables.host_hash`), its rematch
+(`tables.rematch_id`), its chat and notices (`chat`), and which actions a stand-in bot
+chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when left
+idle."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,10 @@ class Append:
     result: dict[str, Any] | None = None
     stand_in: int | None = None
     """The seat, if a bot standing in for its person chose the action."""
+    at: float | None = None
+    """When it was taken (seconds since the epoch): the next decision's clock starts here."""
+    clock: tuple[int, float] | None = None
+    """A seat and the seconds left on its clock after this, its decision."""
 
 
 @dataclass
@@ -166,6 +173,8 @@ class SeatKey:
     """Played on the creator's device (hot seat): its credential went to the creator."""
     name: str | None = None
     """What the seat's person calls themselves, once they have said (server/names.py)."""
+    clock: float | None = None
+    """Seconds left on the seat's real-time clock as its last decision ended."""
 
     @property
     def claimed(self) -> bool:
@@ -313,6 +322,7 @@ class Storage:
                     "credential_hash": key.credential_hash,
                     "device": key.device,
                     "name": key.name,
+                    "clock": key.clock,
                 }
                 for seat, key in enumerate(keys)
             ]
@@ -347,6 +357,15 @@ class Storage:
             )
             return bool(done.rowcount == 1)
 
+    def set_clock(self, table_id: str, seat: int, left: float) -> None:
+        """Set the seconds left on a seat's clock (run out, or given back to its person)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(clock=left)
+            )
+
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         """Name a seat's person: kept with the table, so its record and a restarted
         server still say who sat there."""
@@ -366,7 +385,7 @@ class Storage:
             ).first()
         if row is None:
             return None
-        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device), row.name)
+        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device), row.name, row.clock)
 
     def append_action(
         self, table_id: str, index: int, action: str, result: dict[str, Any] | None = None
@@ -413,11 +432,18 @@ class Storage:
                 stand_in=entry.stand_in,
             )
         )
-        if entry.result is None:
-            # A table's progress, which a table left idle is archived by (`idle`).
+        if entry.clock is not None:
+            seat, left = entry.clock
             conn.execute(
-                update(tables).where(tables.c.id == entry.table_id).values(updated_at=time.time())
+                update(seat_keys)
+                .where(seat_keys.c.table_id == entry.table_id, seat_keys.c.seat == seat)
+                .values(clock=left)
             )
+        if entry.result is None:
+            # A table's progress, which a table left idle is archived by (`idle`), and
+            # when its next decision began, which its clocks count from.
+            at = entry.at if entry.at is not None else time.time()
+            conn.execute(update(tables).where(tables.c.id == entry.table_id).values(updated_at=at))
         else:
             conn.execute(
                 update(tables)
@@ -501,7 +527,7 @@ class Storage:
             for key in conn.execute(select(seat_keys).where(seat_keys.c.table_id == table_id)):
                 if 0 <= key.seat < len(keys):
                     keys[key.seat] = SeatKey(
-                        key.invite_hash, key.credential_hash, bool(key.device), key.name
+                        key.invite_hash, key.credential_hash, bool(key.device), key.name, key.clock
                     )
             said = conn.execute(
                 select(chat)
@@ -659,8 +685,11 @@ def prepare_schema(engine: Engine) -> None:
 def _migrate_to_3(conn: Connection) -> None:
     """Schema 2 had no names, settings or chat: every seat starts without a name, every
     table with the default settings (the chat table is new, made by `create_all`)."""
-    if "name" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+    keyed = {c["name"] for c in inspect(conn).get_columns("seat_keys")}
+    if "name" not in keyed:
         conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
+    if "clock" not in keyed:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN clock FLOAT"))
     columns = {c["name"] for c in inspect(conn).get_columns("tables")}
     if "settings" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"))
