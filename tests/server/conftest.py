@@ -202,6 +202,11 @@ class Sock:
         elif kind == "welcome":
             assert self.welcome is None, "a second welcome"
             self.welcome = msg
+        elif kind == "undone":
+            # The table went back (a decision taken back): a welcome and a state follow,
+            # and versions start again from the one given.
+            self.welcome = None
+            self.state = None
         elif kind == "seats":
             assert isinstance(msg["seats"], list) and msg["seats"]
         elif kind == "error":

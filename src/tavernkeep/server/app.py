@@ -440,6 +440,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     if not isinstance(action, str) or len(action) > 200:
                         raise IllegalAction("an action must be its text, e.g. 'quest:1'")
                     await tavern.act(room, conn.seat, action, message.get("version"))
+                elif kind == "take_back":
+                    if conn.seat is None:
+                        raise IllegalAction("a spectator has no decision to take back")
+                    await tavern.take_back(room, conn.seat)
                 elif kind == "back":
                     if conn.seat is None:
                         raise IllegalAction("a spectator has no seat to come back to")

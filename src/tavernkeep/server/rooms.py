@@ -42,6 +42,7 @@ from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
+from tavernkeep.engine.takeback import tells_nothing
 from tavernkeep.games import get_game
 from tavernkeep.server.chat import SHOWN, TABLE_LINES, ChatLine, ChatRate, clean_line
 from tavernkeep.server.commits import GroupCommit
@@ -248,6 +249,10 @@ class Room:
         person has not come back within the table's grace gets a stand-in (Tavern.watch).
         A seat never claimed is not here: it waits for its person."""
         self.watch_task: asyncio.Task[None] | None = None
+        self.takebacks: list[tuple[int, int, str]] = []
+        """The decisions that may be taken back (engine/takeback.py), latest last: each
+        its index, its seat and its label. Only the latest run of one seat's own decisions
+        that told it nothing; any other decision ends the run."""
         self._stand_in: Agent | None = None
         self.ended: str | None = None
         """"closed" by its host or "archived" when left idle: over without a result, and
@@ -374,6 +379,9 @@ class Room:
                     for a in game.legal_actions(state)
                 ]
         result = game.result(state)
+        offer = None
+        if seat is not None and seat == actor and self.takebacks and self.takebacks[-1][1] == seat:
+            offer = self.takebacks[-1][2]
         message = {
             "type": "state",
             "version": self.version,
@@ -388,6 +396,9 @@ class Room:
             # "playing", "finished", or "closed"/"archived": over with no result.
             "status": self.status,
         }
+        if offer is not None:
+            # Said to the deciding seat alone: the decision of theirs it may take back.
+            message["take_back"] = offer
         if passing:
             message["passing"] = True
         return message
@@ -441,6 +452,18 @@ class Room:
                 self.drop(conn)
                 continue
             conn.outbox.put_nowait(message)
+
+    def resync(self) -> None:
+        """Send every page the table again, after it went back (a decision taken back):
+        `undone` says to drop what it was shown since `version`, and a welcome and a state
+        follow, as for a page joining."""
+        for conn in list(self.connections):
+            if conn.outbox.qsize() > MAX_OUTBOX:
+                self.drop(conn)
+                continue
+            conn.outbox.put_nowait(json.dumps({"type": "undone", "version": self.version}))
+            conn.outbox.put_nowait(json.dumps(self.welcome_message(conn.seat)))
+            conn.outbox.put_nowait(json.dumps(self.state_message(conn.seat)))
 
     def broadcast_chat(self, line: ChatLine) -> None:
         """Tell every connection, spectators too, a new line of the chat."""
@@ -788,6 +811,36 @@ class Tavern:
         room.chat.append(line)
         room.broadcast_chat(line)
 
+    async def take_back(self, room: Room, seat: int) -> None:
+        """Take back `seat`'s latest decision, if it may be (see `Room.takebacks`): the
+        table goes back to just before it, storage forgets it, everyone is told in the log
+        and every page is sent the table again (`undone`, then a welcome and a state)."""
+        async with room.lock:
+            if room.actor != seat or not room.takebacks or room.takebacks[-1][1] != seat:
+                raise IllegalAction(
+                    "nothing to take back: only your own latest decisions in your turn that "
+                    "rolled no die and showed you no hidden card"
+                )
+            index, _, label = room.takebacks.pop()
+            record = room.match.record.model_copy(
+                update={"actions": room.match.record.actions[:index]}
+            )
+            match, events = Match.from_record(
+                room.game, record, self.agents_for(room.game, room.seats)
+            )
+            who = person_name(room.keys[seat], seat)
+            line = ChatLine(
+                room.chat_count, None, None, f"{who} took back: {label}", time.time(), "notice"
+            )
+            room.chat_count += 1
+            await self.db(self.storage.take_back, room.id, index, line)
+            room.match = match
+            room.log = events
+            room.chat.append(line)
+            room.stood_in = {i: s for i, s in room.stood_in.items() if i < index}
+            room.resync()
+        self.watch(room)
+
     async def reissue(self, table_id: str, host: object, seat: object) -> str | None:
         """A new invite for a person's seat, for its person on a new device: the seat's
         credential acts no more (its sockets are closed, told why), and the table is told
@@ -1133,11 +1186,11 @@ class Tavern:
                 # A pass the person chose where they could have played: how long such
                 # passes take is what a pass for them with nothing to play imitates.
                 room.timing.observe(seat, time.monotonic() - room.asked_at)
-            await self._commit_and_apply(room, seat, action)
+            await self._commit_and_apply(room, seat, action, person=True)
         self.schedule_bots(room)
 
     async def _commit_and_apply(
-        self, room: Room, seat: int, action: Action, stand_in: bool = False
+        self, room: Room, seat: int, action: Action, stand_in: bool = False, person: bool = False
     ) -> None:
         # Tried on a copy first, so that the action that ends the game is committed with
         # its result (storage.append_actions): a server killed between the two cannot
@@ -1148,6 +1201,15 @@ class Tavern:
         ended = game.result(trial) if game.actor(trial) is None else None
         result = ended.to_json() if ended is not None else None
         index = room.version
+        # A person's own decision that told them nothing may be taken back while the
+        # decision stays theirs (Board Game Arena's rule); any other ends that chance.
+        undoable = (
+            person
+            and ended is None
+            and game.actor(trial) == seat
+            and tells_nothing(game, room.match.state, seat, action, Rng(random_seed()))
+        )
+        label = game.label(room.match.state, action) if undoable else ""
         by = seat if stand_in else None
         now = time.time()
         clock = room.settings.clock
@@ -1160,6 +1222,12 @@ class Tavern:
         )
         if stand_in:
             room.stood_in[index] = seat
+        if undoable:
+            if room.takebacks and room.takebacks[-1][1] != seat:
+                room.takebacks.clear()
+            room.takebacks.append((index, seat, label))
+        else:
+            room.takebacks.clear()
         if bank is not None:
             room.keys[seat] = replace(room.keys[seat], clock=bank[1])
         room.asked_wall = now

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -356,6 +357,15 @@ class Storage:
                 .values(credential_hash=credential_hash)
             )
             return bool(done.rowcount == 1)
+
+    def take_back(self, table_id: str, keep: int, notice: ChatLine) -> None:
+        """Keep a table's first `keep` actions only, with the notice that says which was
+        taken back, in one transaction: the record holds only the actions that stand."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(actions).where(actions.c.table_id == table_id, actions.c.idx >= keep)
+            )
+            self._add_chat(conn, table_id, notice)
 
     def set_clock(self, table_id: str, seat: int, left: float) -> None:
         """Set the seconds left on a seat's clock (run out, or given back to its person)."""
