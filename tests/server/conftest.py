@@ -192,7 +192,7 @@ class Sock:
             )
             if self.state is not None:
                 assert msg["version"] >= self.state["version"], "versions went backwards"
-            ended = msg["status"] in ("closed", "archived")
+            ended = msg["status"] in ("closed", "archived", "waiting")
             assert (msg["result"] is None) == (actor is not None or ended)
             self.state = msg
         elif kind == "events":

@@ -272,7 +272,17 @@ def test_open_tables_are_listed_newest_first(client: Any, tk: Any, helpers: Any)
     listed = client.get("/api/tables").json()
     assert [t["id"] for t in listed] == [second["id"], first["id"]]
     top = listed[0]
-    assert set(top) == {"id", "game", "title", "status", "seats", "actions", "created_at"}
+    assert set(top) == {
+        "id",
+        "game",
+        "title",
+        "status",
+        "seats",
+        "open_seats",
+        "actions",
+        "created_at",
+    }
+    assert top["open_seats"] == 0
     assert top["game"] == "hack-and-slash"
     assert top["title"] == "Hack & Slash"
     assert top["status"] == "playing"

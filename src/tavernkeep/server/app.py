@@ -74,6 +74,8 @@ class CreateTable(BaseModel):
     """Seats played on the creator's device (hot seat): their credentials come back at
     once, and every seat is shown which they are."""
     settings: TableSettings = Field(default_factory=TableSettings)
+    open: list[int] = Field(default_factory=list, max_length=8)
+    """Person seats left open: the lobby lists the table, and whoever joins takes one."""
 
 
 class Reissue(BaseModel):
@@ -195,7 +197,14 @@ def create_app(
         if body.game not in game_names():
             return error(f"unknown game '{body.game}'")
         room, handed, host = await tavern.create_table(
-            body.game, body.seats, body.options, body.seed, body.pack, body.device, body.settings
+            body.game,
+            body.seats,
+            body.options,
+            body.seed,
+            body.pack,
+            body.device,
+            body.settings,
+            body.open,
         )
         seats = []
         for seat, spec in enumerate(room.seats):
@@ -232,6 +241,26 @@ def create_app(
         if invite is None:
             return error("no such table", 404)
         return {"seat": body.seat, "invite": f"/table/{table_id}#seat={body.seat}&invite={invite}"}
+
+    @app.post("/api/tables/{table_id}/join", response_model=None)
+    async def join_open(request: Request, table_id: str) -> dict[str, Any] | JSONResponse:
+        client = request.client.host if request.client else ""
+        # Taking seats is bounded like opening tables: a stranger cannot fill every
+        # table's open seats at once.
+        if not creations.allow(client):
+            wait = max(1, round(creations.wait(client)))
+            return error(f"too many seats taken from one address: try again in {wait} s", 429)
+        taken = await tavern.join_open(table_id)
+        if taken is None:
+            return error("no such table", 404)
+        seat, token = taken
+        return {"seat": seat, "token": token, "table": f"/table/{table_id}#seat={seat}"}
+
+    @app.post("/api/tables/{table_id}/start", response_model=None)
+    async def start_table(table_id: str, body: HostOnly) -> dict[str, Any] | JSONResponse:
+        if not await tavern.start(table_id, body.host):
+            return error("no such table", 404)
+        return {"id": table_id, "status": "playing"}
 
     @app.post("/api/tables/{table_id}/close", response_model=None)
     async def close_table(table_id: str, body: HostOnly) -> dict[str, Any] | JSONResponse:

@@ -153,10 +153,15 @@ def seats_of(
             entry["device"] = keys[seat].device
             entry["claimed"] = keys[seat].claimed
             entry["name"] = keys[seat].name
+            # What is seldom so is said only when it is: seat messages stay small.
+            if keys[seat].open_seat:
+                entry["open"] = True
             away = (stand_ins or {}).get(seat)
-            entry["stand_in"] = stand_in if away is not None else None
-            entry["away"] = away
-            entry["stood_in"] = stood.get(seat, 0)
+            if away is not None:
+                entry["stand_in"] = stand_in
+                entry["away"] = away
+            if stood.get(seat):
+                entry["stood_in"] = stood[seat]
             if clocks and clocks[seat] is not None:
                 entry["clock"] = clocks[seat]
         out.append(entry)
@@ -239,6 +244,8 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.timing = PassTiming(pass_prior)
         self.settings = TableSettings()
+        self.waiting = False
+        """Waiting for people to take its open seats: the game has not begun."""
         self.stand_ins: dict[int, str] = {}
         """Seats a bot plays until their person is back, each with why: "left" (every
         page of theirs gone past the grace) or "out of time" (their clock ran out)."""
@@ -274,7 +281,7 @@ class Room:
 
     @property
     def actor(self) -> int | None:
-        if self.ended is not None:
+        if self.ended is not None or self.waiting:
             return None
         return self.game.actor(self.match.state)
 
@@ -282,6 +289,8 @@ class Room:
     def status(self) -> str:
         if self.ended is not None:
             return self.ended
+        if self.waiting:
+            return "waiting"
         return "finished" if self.actor is None else "playing"
 
     def lone_pass(self) -> bool:
@@ -529,6 +538,7 @@ class Tavern:
         pack: str | None,
         device: list[int] | None = None,
         settings: TableSettings | None = None,
+        open_seats: list[int] | None = None,
     ) -> tuple[Room, list[str | None], str]:
         """Open a table. Returns it; a seat, the secret its creator is handed (an invite
         for a person elsewhere, a credential for a seat on the creator's device, None for
@@ -551,6 +561,13 @@ class Tavern:
                 raise ConfigError(
                     f"device: {seat_name(seat) if 0 <= seat < len(seats) else f'seat {seat}'}"
                     " is not a person's seat"
+                )
+        left_open = sorted(set(open_seats or []))
+        for seat in left_open:
+            if seat not in people or seat in here:
+                raise ConfigError(
+                    f"open: {seat_name(seat) if 0 <= seat < len(seats) else f'seat {seat}'}"
+                    " is not a person's seat away from the host's device"
                 )
         if here and game.kind == "competitive" and here != people:
             # One device holding some hands of a competitive table and not others would
@@ -577,6 +594,11 @@ class Tavern:
                 handed.append(None)
                 keys.append(SeatKey())
                 continue
+            if seat in left_open:
+                # Nobody is handed it: the first to join from the lobby takes it.
+                handed.append(None)
+                keys.append(SeatKey(open_seat=True))
+                continue
             secret = new_secret()
             handed.append(secret)
             if seat in here:
@@ -584,7 +606,8 @@ class Tavern:
             else:
                 keys.append(SeatKey(secret_hash(secret)))
         host = new_secret()
-        room = await self._open(match, keys, deal, settings or TableSettings(), secret_hash(host))
+        settings = settings or TableSettings()
+        room = await self._open(match, keys, deal, settings, secret_hash(host), bool(left_open))
         return room, handed, host
 
     async def check_room_for_one_more(self) -> None:
@@ -603,8 +626,10 @@ class Tavern:
         deal: str,
         settings: TableSettings,
         host_hash: str | None,
+        waiting: bool = False,
     ) -> Room:
-        """Store a new table and bring it to life: its bots start if it is theirs to move."""
+        """Store a new table and bring it to life: its bots start if it is theirs to move
+        (once its open seats are taken, if it has any)."""
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
         await self.db(
@@ -616,9 +641,11 @@ class Tavern:
             deal,
             settings.model_dump(),
             host_hash,
+            "waiting" if waiting else "playing",
         )
         room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
         room.settings = settings
+        room.waiting = waiting
         self.rooms[table_id] = room
         self.schedule_bots(room)
         self.forget_if_idle(room)
@@ -666,6 +693,7 @@ class Tavern:
                 room.settings = TableSettings.model_validate(stored.settings, strict=False)
                 if stored.status in ENDED:
                     room.ended = stored.status
+                room.waiting = stored.status == "waiting"
                 room.stood_in = dict(stored.stood_in)
                 room.asked_wall = stored.updated_at
                 # Nobody is at a table just loaded: its claimed seats' grace starts now.
@@ -698,7 +726,7 @@ class Tavern:
                 # offered (opening it says why).
                 continue
             room = self.rooms.get(entry.id)
-            if room is not None and room.actor is None:
+            if room is not None and room.actor is None and not room.waiting:
                 continue
             connected = {c.seat for c in room.connections if c.seat is not None} if room else set()
             seats = []
@@ -707,14 +735,17 @@ class Tavern:
                 item["connected"] = spec != "human" or seat in connected
                 if spec == "human":
                     item["device"] = entry.devices[seat]
+                    if seat in entry.open_seats:
+                        item["open"] = True
                 seats.append(item)
             out.append(
                 {
                     "id": entry.id,
                     "game": entry.game,
                     "title": game.title,
-                    "status": "playing",
+                    "status": entry.status,
                     "seats": seats,
+                    "open_seats": len(entry.open_seats),
                     "actions": room.version if room is not None else entry.actions,
                     "created_at": entry.created_at,
                 }
@@ -810,6 +841,72 @@ class Tavern:
         await self.db(self.storage.add_chat, room.id, line)
         room.chat.append(line)
         room.broadcast_chat(line)
+
+    async def join_open(self, table_id: str) -> tuple[int, str] | None:
+        """Take the first open seat nobody has: the seat and this browser's credential
+        for it. The table begins once its last open seat is taken. None for no such
+        table; IllegalAction if no seat is open."""
+        stored = await self.stored(table_id)
+        if stored is None:
+            return None
+        if stored.status != "waiting":
+            raise SeatTaken("no open seat at this table: it is not waiting for players")
+        credential = new_secret()
+        seat = await self.db(self.storage.claim_open, table_id, secret_hash(credential))
+        if seat is None:
+            raise SeatTaken("no open seat at this table: every one was taken")
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
+            room.broadcast_seats()
+        if all(
+            key.claimed or not key.open_seat for key in (await self.stored(table_id) or stored).keys
+        ):
+            await self.start(table_id, None, everyone_here=True)
+        return seat, credential
+
+    async def start(self, table_id: str, host: object, everyone_here: bool = False) -> bool:
+        """Begin a table that waits for players: at its host's word (an open seat nobody
+        took is played by the table's stand-in bot), or once every open seat is taken.
+        False for no such table."""
+        stored = await self.stored(table_id)
+        if stored is None:
+            return False
+        if not everyone_here:
+            self.check_host(stored, host)
+        if stored.status != "waiting":
+            raise IllegalAction("the table is not waiting for players")
+        settings = TableSettings.model_validate(stored.settings, strict=False)
+        seats = list(stored.record.seats)
+        for seat, key in enumerate(stored.keys):
+            if key.open_seat and not key.claimed:
+                seats[seat] = settings.stand_in
+        filled = [seat for seat, spec in enumerate(seats) if spec != stored.record.seats[seat]]
+        said = "Every seat is taken: the game begins"
+        if filled:
+            bots = ", ".join(seat_name(seat) for seat in filled)
+            said = f"The host begins the game; {settings.stand_in} takes {bots}"
+        room = self.rooms.get(table_id)
+        count = room.chat_count if room is not None else stored.chat_count
+        line = ChatLine(count, None, None, said, time.time(), "notice")
+        if room is not None:
+            room.chat_count += 1
+        if not await self.db(self.storage.start, table_id, seats, line):
+            raise IllegalAction("the table is not waiting for players")
+        room = self.rooms.get(table_id)
+        if room is not None:
+            async with room.lock:
+                game = room.game
+                record = room.match.record.model_copy(update={"seats": seats})
+                match, events = Match.from_record(game, record, self.agents_for(game, seats))
+                room.match, room.log, room.seats = match, events, seats
+                room.waiting = False
+                room.asked_wall = time.time()
+                room.chat.append(line)
+                room.resync()
+            self.schedule_bots(room)
+            self.watch(room)
+        return True
 
     async def take_back(self, room: Room, seat: int) -> None:
         """Take back `seat`'s latest decision, if it may be (see `Room.takebacks`): the
@@ -1174,6 +1271,8 @@ class Tavern:
             if actor != seat:
                 if room.ended is not None:
                     raise IllegalAction(ENDED[room.ended])
+                if room.waiting:
+                    raise IllegalAction("the game has not begun: the table waits for players")
                 raise IllegalAction(
                     "the game is over" if actor is None else "it is not your decision"
                 )

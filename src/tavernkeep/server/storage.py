@@ -111,6 +111,8 @@ seat_keys = Table(
     Column("name", String(100), nullable=True),
     # Seconds left on the seat's clock as its last decision ended (settings.Clock).
     Column("clock", Float, nullable=True),
+    # Left open by the creator for anyone to take from the lobby (POST .../join).
+    Column("open_seat", Boolean, nullable=False, server_default=text("false")),
 )
 
 chat = Table(
@@ -137,7 +139,8 @@ meta = Table(
 SCHEMA = 3
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
-3: a seat's person's name and clock (`seat_keys.name`, `seat_keys.clock`), the table's
+3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
+a table waiting for its open seats is "waiting"), the table's
 settings (`tables.settings`), its host key (`tables.host_hash`), its rematch
 (`tables.rematch_id`), its chat and notices (`chat`), and which actions a stand-in bot
 chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when left
@@ -176,6 +179,8 @@ class SeatKey:
     """What the seat's person calls themselves, once they have said (server/names.py)."""
     clock: float | None = None
     """Seconds left on the seat's real-time clock as its last decision ended."""
+    open_seat: bool = False
+    """Left open for anyone to take from the lobby; claimed once someone has."""
 
     @property
     def claimed(self) -> bool:
@@ -194,6 +199,9 @@ class Listing:
     devices: list[bool]
     actions: int
     created_at: float
+    status: str = "playing"
+    open_seats: list[int] = field(default_factory=list)
+    """Seats left open that nobody has taken yet: a "Join" in the lobby takes the first."""
 
 
 @dataclass
@@ -291,6 +299,7 @@ class Storage:
         deal: str = "secret",
         settings: dict[str, Any] | None = None,
         host_hash: str | None = None,
+        status: str = "playing",
     ) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -305,7 +314,7 @@ class Storage:
                     # Schema 1's column, kept so an older server never misreads a new
                     # table; every seat's secrets are in seat_keys now.
                     token_hashes="[]",
-                    status="playing",
+                    status=status,
                     result=None,
                     created_at=created_at,
                     updated_at=created_at,
@@ -324,6 +333,7 @@ class Storage:
                     "device": key.device,
                     "name": key.name,
                     "clock": key.clock,
+                    "open_seat": key.open_seat,
                 }
                 for seat, key in enumerate(keys)
             ]
@@ -357,6 +367,48 @@ class Storage:
                 .values(credential_hash=credential_hash)
             )
             return bool(done.rowcount == 1)
+
+    def claim_open(self, table_id: str, credential_hash: str) -> int | None:
+        """Give the first open seat nobody has taken to the credential: the seat, or None
+        if every open seat is taken. One conditional update a try, so two people asking
+        at once never get one seat."""
+        with self.engine.begin() as conn:
+            for _ in range(8):
+                seat = conn.execute(
+                    select(func.min(seat_keys.c.seat)).where(
+                        seat_keys.c.table_id == table_id,
+                        seat_keys.c.open_seat.is_(True),
+                        seat_keys.c.credential_hash.is_(None),
+                    )
+                ).scalar()
+                if seat is None:
+                    return None
+                done = conn.execute(
+                    update(seat_keys)
+                    .where(
+                        seat_keys.c.table_id == table_id,
+                        seat_keys.c.seat == seat,
+                        seat_keys.c.credential_hash.is_(None),
+                    )
+                    .values(credential_hash=credential_hash)
+                )
+                if done.rowcount == 1:
+                    return int(seat)
+        return None
+
+    def start(self, table_id: str, seats: list[str], notice: ChatLine) -> bool:
+        """Start a table that waited for its open seats, with `seats` (an open seat nobody
+        took now a bot's), and the notice that says so. False if it was not waiting."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.status == "waiting")
+                .values(status="playing", seats=json.dumps(seats), updated_at=time.time())
+            )
+            if done.rowcount != 1:
+                return False
+            self._add_chat(conn, table_id, notice)
+            return True
 
     def take_back(self, table_id: str, keep: int, notice: ChatLine) -> None:
         """Keep a table's first `keep` actions only, with the notice that says which was
@@ -395,7 +447,14 @@ class Storage:
             ).first()
         if row is None:
             return None
-        return SeatKey(row.invite_hash, row.credential_hash, bool(row.device), row.name, row.clock)
+        return SeatKey(
+            row.invite_hash,
+            row.credential_hash,
+            bool(row.device),
+            row.name,
+            row.clock,
+            bool(row.open_seat),
+        )
 
     def append_action(
         self, table_id: str, index: int, action: str, result: dict[str, Any] | None = None
@@ -537,7 +596,12 @@ class Storage:
             for key in conn.execute(select(seat_keys).where(seat_keys.c.table_id == table_id)):
                 if 0 <= key.seat < len(keys):
                     keys[key.seat] = SeatKey(
-                        key.invite_hash, key.credential_hash, bool(key.device), key.name, key.clock
+                        key.invite_hash,
+                        key.credential_hash,
+                        bool(key.device),
+                        key.name,
+                        key.clock,
+                        bool(key.open_seat),
                     )
             said = conn.execute(
                 select(chat)
@@ -622,10 +686,11 @@ class Storage:
                 tables.c.pack_digest,
                 tables.c.seats,
                 tables.c.created_at,
+                tables.c.status,
                 func.coalesce(moves.c.n, 0).label("moves"),
             )
             .outerjoin(moves, moves.c.table_id == tables.c.id)
-            .where(tables.c.status == "playing")
+            .where(tables.c.status.in_(("playing", "waiting")))
             .order_by(tables.c.created_at.desc())
             .limit(limit)
         )
@@ -633,13 +698,21 @@ class Storage:
             rows = list(conn.execute(query))
             ids = [row.id for row in rows]
             devices: dict[str, set[int]] = {}
+            free: dict[str, set[int]] = {}
             if ids:
                 for key in conn.execute(
-                    select(seat_keys.c.table_id, seat_keys.c.seat).where(
-                        seat_keys.c.table_id.in_(ids), seat_keys.c.device.is_(True)
-                    )
+                    select(
+                        seat_keys.c.table_id,
+                        seat_keys.c.seat,
+                        seat_keys.c.device,
+                        seat_keys.c.open_seat,
+                        seat_keys.c.credential_hash,
+                    ).where(seat_keys.c.table_id.in_(ids))
                 ):
-                    devices.setdefault(key.table_id, set()).add(key.seat)
+                    if key.device:
+                        devices.setdefault(key.table_id, set()).add(key.seat)
+                    if key.open_seat and key.credential_hash is None:
+                        free.setdefault(key.table_id, set()).add(key.seat)
         out = []
         for row in rows:
             seats = json.loads(row.seats)
@@ -654,6 +727,8 @@ class Storage:
                     devices=[seat in mine for seat in range(len(seats))],
                     actions=int(row.moves),
                     created_at=row.created_at,
+                    status=row.status,
+                    open_seats=sorted(free.get(row.id, set())),
                 )
             )
         return out
@@ -661,7 +736,9 @@ class Storage:
     def count_open(self) -> int:
         with self.engine.connect() as conn:
             count = conn.execute(
-                select(func.count()).select_from(tables).where(tables.c.status == "playing")
+                select(func.count())
+                .select_from(tables)
+                .where(tables.c.status.in_(("playing", "waiting")))
             ).scalar_one()
         return int(count)
 
@@ -700,6 +777,10 @@ def _migrate_to_3(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
     if "clock" not in keyed:
         conn.execute(text("ALTER TABLE seat_keys ADD COLUMN clock FLOAT"))
+    if "open_seat" not in keyed:
+        conn.execute(
+            text("ALTER TABLE seat_keys ADD COLUMN open_seat BOOLEAN NOT NULL DEFAULT FALSE")
+        )
     columns = {c["name"] for c in inspect(conn).get_columns("tables")}
     if "settings" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"))
