@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import websockets
@@ -57,12 +58,21 @@ async def wait_for_server(base: str, timeout: float = 20.0) -> None:
 
 
 async def one_table(
-    http: httpx.AsyncClient, base: str, ws_base: str, think: float, stats: Stats
+    http: httpx.AsyncClient,
+    base: str,
+    ws_base: str,
+    think: float,
+    stats: Stats,
+    settings: dict[str, Any],
 ) -> None:
     """Create a table, play its human seat to the end."""
     response = await http.post(
         f"{base}/api/tables",
-        json={"game": "hack-and-slash", "seats": ["human", "bot:heuristic", "bot:random"]},
+        json={
+            "game": "hack-and-slash",
+            "seats": ["human", "bot:heuristic", "bot:random"],
+            "settings": settings,
+        },
     )
     if response.status_code != 201:
         stats.errors.append(f"create: {response.status_code} {response.text[:100]}")
@@ -112,12 +122,19 @@ async def one_table(
 
 
 async def client_loop(
-    http: httpx.AsyncClient, base: str, ws_base: str, think: float, stats: Stats, until: float
+    http: httpx.AsyncClient,
+    base: str,
+    ws_base: str,
+    think: float,
+    stats: Stats,
+    until: float,
+    settings: dict[str, Any],
 ) -> None:
     while time.monotonic() < until:
         try:
             await asyncio.wait_for(
-                one_table(http, base, ws_base, think, stats), timeout=until - time.monotonic()
+                one_table(http, base, ws_base, think, stats, settings),
+                timeout=until - time.monotonic(),
             )
         except TimeoutError:
             return
@@ -130,6 +147,9 @@ async def drive(args: argparse.Namespace, base: str) -> Stats:
     ws_base = base.replace("http://", "ws://")
     await wait_for_server(base)
     stats = Stats()
+    settings: dict[str, Any] = {}
+    if args.clock is not None:
+        settings["clock"] = {"kind": "real_time", "seconds": args.clock, "increment": 20.0}
     # One address, as all the load comes from here: the server lets an address hold 32
     # HTTP connections, and a pool of 16 queues the rest as a browser would.
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
@@ -139,7 +159,9 @@ async def drive(args: argparse.Namespace, base: str) -> Stats:
         tasks = []
         for _ in range(args.tables):
             tasks.append(
-                asyncio.create_task(client_loop(http, base, ws_base, args.think, stats, until))
+                asyncio.create_task(
+                    client_loop(http, base, ws_base, args.think, stats, until, settings)
+                )
             )
             await asyncio.sleep(1.0 / args.tables)
         await asyncio.gather(*tasks)
@@ -158,6 +180,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="a person's pause per decision")
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--clock",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give every person's seat a real-time clock of this many seconds, 20 s a move",
+    )
     args = parser.parse_args()
 
     port = free_port()
@@ -185,7 +214,8 @@ def main() -> None:
     lat = [x * 1000 for x in stats.latencies]
     print(f"server load: {args.tables} concurrent tables (1 person + 2 bots each), "
           f"{args.seconds:.0f} s, think {args.think} s, bot delay {args.bot_delay} s, "
-          f"{'SQLite' if args.database_url is None else args.database_url.split(':')[0]}")
+          f"{'SQLite' if args.database_url is None else args.database_url.split(':')[0]}, "
+          f"{'no clocks' if args.clock is None else f'clocks {args.clock:g} s + 20 s'}")
     print(f"| {'measure':<34} | {'value':>12} |")
     print(f"|{'-' * 36}|{'-' * 14}|")
     rows = [

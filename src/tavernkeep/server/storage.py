@@ -37,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -475,8 +476,7 @@ class Storage:
         refused append refuses itself alone."""
         try:
             with self.engine.begin() as conn:
-                for entry in batch:
-                    self._append(conn, entry)
+                self._append(conn, batch)
             return [None] * len(batch)
         except SQLAlchemyError as whole:
             if len(batch) == 1:
@@ -485,40 +485,59 @@ class Storage:
         for entry in batch:
             try:
                 with self.engine.begin() as conn:
-                    self._append(conn, entry)
+                    self._append(conn, [entry])
                 met.append(None)
             except SQLAlchemyError as refused:
                 met.append(refused)
         return met
 
     @staticmethod
-    def _append(conn: Connection, entry: Append) -> None:
+    def _append(conn: Connection, batch: Sequence[Append]) -> None:
+        """The statements of `batch`, each kind for all its entries at once (an
+        executemany): a busy server's batch of a hundred costs a handful of statements."""
         conn.execute(
-            insert(actions).values(
-                table_id=entry.table_id,
-                idx=entry.index,
-                action=entry.action,
-                stand_in=entry.stand_in,
-            )
+            insert(actions),
+            [
+                {
+                    "table_id": entry.table_id,
+                    "idx": entry.index,
+                    "action": entry.action,
+                    "stand_in": entry.stand_in,
+                }
+                for entry in batch
+            ],
         )
-        if entry.clock is not None:
-            seat, left = entry.clock
+        clocks = [
+            {"tid": entry.table_id, "s": entry.clock[0], "left": entry.clock[1]}
+            for entry in batch
+            if entry.clock is not None
+        ]
+        if clocks:
             conn.execute(
                 update(seat_keys)
-                .where(seat_keys.c.table_id == entry.table_id, seat_keys.c.seat == seat)
-                .values(clock=left)
+                .where(seat_keys.c.table_id == bindparam("tid"), seat_keys.c.seat == bindparam("s"))
+                .values(clock=bindparam("left")),
+                clocks,
             )
-        if entry.result is None:
-            # A table's progress, which a table left idle is archived by (`idle`), and
-            # when its next decision began, which its clocks count from.
+        # A table's progress, which a table left idle is archived by (`idle`), and when its
+        # next decision began, which its clocks count from: the latest for each table.
+        progress: dict[str, float] = {}
+        for entry in batch:
             at = entry.at if entry.at is not None else time.time()
-            conn.execute(update(tables).where(tables.c.id == entry.table_id).values(updated_at=at))
-        else:
-            conn.execute(
-                update(tables)
-                .where(tables.c.id == entry.table_id)
-                .values(status="finished", result=json.dumps(entry.result), updated_at=time.time())
-            )
+            progress[entry.table_id] = max(at, progress.get(entry.table_id, 0.0))
+        conn.execute(
+            update(tables)
+            .where(tables.c.id == bindparam("tid"))
+            .values(updated_at=bindparam("at")),
+            [{"tid": table_id, "at": at} for table_id, at in progress.items()],
+        )
+        for entry in batch:
+            if entry.result is not None:
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id == entry.table_id)
+                    .values(status="finished", result=json.dumps(entry.result))
+                )
 
     def end(self, table_id: str, status: str) -> bool:
         """End an unfinished table without a result: "closed" by its host, "archived" when
