@@ -239,16 +239,16 @@ def postgres_url() -> str:
     url = os.environ.get(PG_ENV)
     if not url:
         pytest.skip(f"no PostgreSQL: set {PG_ENV} (see tests/server/pg_setup.sh)")
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
-    from tavernkeep.server.storage import normalise_url
+    from tavernkeep.server.storage import metadata, normalise_url
 
     engine = create_engine(normalise_url(url), poolclass=NullPool)
     try:
+        # Every table the server keeps, in the order their keys allow.
         with engine.begin() as conn:
-            for table in ("seat_keys", "meta", "actions", "tables"):
-                conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
+            metadata.drop_all(conn)
     finally:
         engine.dispose()
     return url

@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 
 from tavernkeep.engine.records import GameRecord
 from tavernkeep.server.app import create_app
+from tavernkeep.server.rooms import Limits
+from tavernkeep.server.search import SearchLimits
 
 SEATS = ["human", "bot:random", "human"]
 SHORT = {"round_limit": 3}
@@ -36,6 +38,7 @@ def test_a_leaver_is_played_for_after_the_grace_and_takes_the_seat_back(
             with tk.join(client, tid, 2, tokens[2]) as two:
                 two.send({"type": "name", "name": "Bea"})
                 two.settle()
+
             # Bea's page is gone. Seat 0 plays on; once the decision reaches Bea's seat,
             # the table waits through the grace and then the stand-in decides for her.
             def turn_or_notice(m: dict[str, Any]) -> bool:
@@ -111,3 +114,18 @@ def test_a_stand_in_that_is_not_one_is_refused(
         refused = tk.create(client, 400, seats=SEATS, settings=settings)
         assert why in refused["error"] and "\n" not in refused["error"]
         assert client.get("/api/tables").json() == []
+
+
+def test_the_default_stand_in_keeps_within_the_servers_search_caps(
+    sqlite_url: str, tk: Any
+) -> None:
+    limits = Limits(search=SearchLimits(millis=200))
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, limits=limits)) as client:
+        data = tk.create(client, seats=SEATS, options=SHORT)
+        stored = client.get(f"/api/tables/{data['id']}").json()["settings"]
+        assert stored["stand_in"] == "bot:mcts:200ms"
+    with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
+        data = tk.create(client, seats=SEATS, options=SHORT)
+        assert client.get(f"/api/tables/{data['id']}").json()["settings"]["stand_in"] == (
+            "bot:mcts:300ms"
+        )

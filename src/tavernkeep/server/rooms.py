@@ -48,7 +48,7 @@ from tavernkeep.server.chat import SHOWN, TABLE_LINES, ChatLine, ChatRate, clean
 from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
-from tavernkeep.server.settings import TableSettings
+from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
 from tavernkeep.server.storage import Append, Listing, SeatKey, Storage, StoredTable
 from tavernkeep.server.timing import PassPrior, PassTiming
 
@@ -310,11 +310,17 @@ class Room:
             return any(self.keys[s].device for s in here)
         return seat in here
 
+    @property
+    def stand_in(self) -> str:
+        """The bot that plays for a person who left (a table stored before it had one
+        plays the default: its search time is capped by the pool all the same)."""
+        return self.settings.stand_in or stand_in_within(STAND_IN_MS)
+
     def stand_in_agent(self) -> Agent:
         """The bot that plays for a person who left (one for the table: a bot keeps no
         memory between decisions that a seat could tell apart)."""
         if self._stand_in is None:
-            self._stand_in = make_bot(self.settings.stand_in, self.game)
+            self._stand_in = make_bot(self.stand_in, self.game)
         return self._stand_in
 
     def person_decides(self, seat: int) -> bool:
@@ -350,7 +356,7 @@ class Room:
             self.connected(),
             self.stand_ins,
             self.stood_in,
-            self.settings.stand_in,
+            self.stand_in,
             self.clocks(time.time()),
         )
 
@@ -544,7 +550,14 @@ class Tavern:
         for a person elsewhere, a credential for a seat on the creator's device, None for
         a bot); and the creator's host key, which hands a seat out again."""
         game = get_game(game_name)
-        stand_in = (settings or TableSettings()).stand_in
+        settings = settings or TableSettings()
+        if settings.stand_in is None:
+            # The default within this server's caps: a server that lets a search think
+            # less than the default's time still opens tables with the default settings.
+            settings = settings.model_copy(
+                update={"stand_in": stand_in_within(self.limits.search.millis)}
+            )
+        stand_in = settings.stand_in or ""
         for spec in [*seats, stand_in]:
             check_seat(spec, game)
             self.limits.search.check(spec, game)
@@ -606,7 +619,6 @@ class Tavern:
             else:
                 keys.append(SeatKey(secret_hash(secret)))
         host = new_secret()
-        settings = settings or TableSettings()
         room = await self._open(match, keys, deal, settings, secret_hash(host), bool(left_open))
         return room, handed, host
 
@@ -880,12 +892,12 @@ class Tavern:
         seats = list(stored.record.seats)
         for seat, key in enumerate(stored.keys):
             if key.open_seat and not key.claimed:
-                seats[seat] = settings.stand_in
+                seats[seat] = settings.stand_in or stand_in_within(STAND_IN_MS)
         filled = [seat for seat, spec in enumerate(seats) if spec != stored.record.seats[seat]]
         said = "Every seat is taken: the game begins"
         if filled:
             bots = ", ".join(seat_name(seat) for seat in filled)
-            said = f"The host begins the game; {settings.stand_in} takes {bots}"
+            said = f"The host begins the game; {seats[filled[0]]} takes {bots}"
         room = self.rooms.get(table_id)
         count = room.chat_count if room is not None else stored.chat_count
         line = ChatLine(count, None, None, said, time.time(), "notice")
@@ -1054,10 +1066,10 @@ class Tavern:
             if room.settings.clock is not None and room.settings.clock.kind == "real_time":
                 room.keys[seat] = replace(room.keys[seat], clock=0.0)
                 await self.db(self.storage.set_clock, room.id, seat, 0.0)
-            said = f"{who} ran out of time: {room.settings.stand_in} plays their seat until"
+            said = f"{who} ran out of time: {room.stand_in} plays their seat until"
             said += " they are back"
         else:
-            said = f"{who} left: {room.settings.stand_in} plays their seat until they come back"
+            said = f"{who} left: {room.stand_in} plays their seat until they come back"
         await self.notice(room.id, said)
         room.broadcast_seats()
         self.schedule_bots(room)
@@ -1417,7 +1429,7 @@ class Tavern:
                 version = room.version
                 match.rngs[actor] = Rng(derive_seed(match.seed, "seat", actor, version))
                 stand_in = room.seats[actor] == "human"
-                spec = room.settings.stand_in if stand_in else room.seats[actor]
+                spec = room.stand_in if stand_in else room.seats[actor]
                 agent = room.stand_in_agent() if stand_in else match.agents[actor]
                 if not isinstance(agent, ISMCTSBot):
                     info = InfoSet(room.game, match.state, actor, match.rngs[actor])

@@ -34,8 +34,18 @@ class TableSettings(BaseModel):
     """How long a person's seat may be without its person (every page of theirs closed or
     cut off) before a bot plays it for them, until they come back; None: wait for them
     however long (a table played a move a day, say). A seat nobody has claimed yet waits."""
-    stand_in: str = Field(default="bot:mcts:300ms", max_length=64)
-    """The bot that plays a seat whose person has left: by default the search, with a small
-    budget, so the others play on against a seat that still plays well."""
+    stand_in: str | None = Field(default=None, max_length=64)
+    """The bot that plays a seat whose person has left. None: the search with a small
+    budget (`stand_in_within`), so the others play on against a seat that still plays
+    well; a new table is stored with the bot it was given."""
     clock: Clock | None = None
     """The seats' clocks; None: nobody is timed (a leaver is still stood in for)."""
+
+
+STAND_IN_MS = 300
+"""The default stand-in's thinking time a decision: quick, and still the search."""
+
+
+def stand_in_within(max_search_ms: int) -> str:
+    """The default stand-in on a server whose searches may think `max_search_ms` at most."""
+    return f"bot:mcts:{min(STAND_IN_MS, max_search_ms)}ms"
