@@ -32,7 +32,12 @@ export function rendererFor(gameName, { renderer = true, stylesheet = true } = {
     const module = renderer
       ? import(gameFile(name, "renderer.js"))
           .then((loaded) => (typeof loaded.render === "function" ? loaded : generic))
-          .catch(() => generic)
+          .catch((error) => {
+            // Said aloud (the browser tests fail on it): a broken renderer would
+            // otherwise pass for a game that has none.
+            console.error("renderer failed to load; the generic view draws the game", error);
+            return generic;
+          })
       : Promise.resolve(generic);
     cache.set(
       name,
