@@ -85,27 +85,27 @@ SETTLE_SCRIPT = """
 STILL = """(version) => window.__look.version >= version
   && performance.now() - window.__look.changed > 300"""
 
-# Computed before layout (typed OM), so that no font or screen size shows through.
+BOX_SIDES = [
+    f"{box}-{side}" for box in ("margin", "padding") for side in ("top", "right", "bottom", "left")
+]
+
+# Read as computed, before layout (CSS Typed OM), so that no font or screen size shows.
 STYLE_PROPERTIES = [
     *(
         f"{side}-{part}"
         for side in ("border-top", "border-right", "border-bottom", "border-left")
         for part in ("color", "style", "width")
     ),
-    *(
-        f"{box}-{side}"
-        for box in ("margin", "padding")
-        for side in ("top", "right", "bottom", "left")
-    ),
+    *BOX_SIDES,
     "align-items", "align-self", "background-color", "background-image", "background-position",
     "background-size", "border-bottom-left-radius", "border-bottom-right-radius",
     "border-top-left-radius", "border-top-right-radius", "bottom", "box-shadow", "color",
     "column-gap", "content", "cursor", "display", "fill", "fill-opacity", "filter",
     "flex-basis", "flex-direction", "flex-grow", "flex-shrink", "flex-wrap", "font-family",
     "font-size", "font-style", "font-variant-numeric", "font-weight", "grid-column",
-    "grid-row", "grid-template-columns", "grid-template-rows", "height", "justify-content",
-    "left", "letter-spacing", "line-height", "max-height", "max-width", "min-height",
-    "min-width", "object-fit", "opacity", "outline-color", "outline-offset",
+    "grid-row", "grid-template-areas", "grid-template-columns", "grid-template-rows", "height",
+    "justify-content", "left", "letter-spacing", "line-height", "max-height", "max-width",
+    "min-height", "min-width", "object-fit", "opacity", "outline-color", "outline-offset",
     "outline-style", "outline-width", "overflow-x", "overflow-y", "pointer-events",
     "position", "right", "row-gap", "stroke", "stroke-dasharray", "stroke-opacity",
     "stroke-width", "text-align", "text-decoration-line", "text-shadow", "text-transform",
@@ -113,18 +113,28 @@ STYLE_PROPERTIES = [
     "z-index",
 ]
 
+# What getComputedStyle gives as laid out (in pixels of this screen and these fonts), not
+# as computed: left out of a pseudo-element's styles, which only getComputedStyle reads.
+LAID_OUT = [
+    *BOX_SIDES,
+    "width", "height", "top", "right", "bottom", "left", "transform",
+    "grid-template-columns", "grid-template-rows",
+]
+
 # Every element of the page, in document order: its kind (tag and classes under its
 # parent's) and the styles it and its ::before and ::after are drawn with. `full` reads
 # every property as the screen shows it (for a before/after run on one machine); else the
 # listed ones, before layout.
-READ_STYLES = """([properties, full]) => {
+READ_STYLES = """([properties, laidOut, full]) => {
   const kind = (el) => el ? el.tagName.toLowerCase() + [...el.classList].sort()
     .map((c) => "." + c).join("") : "";
   const read = (style) => {
     const out = [];
     // Custom properties are only the means (and come in no fixed order): what they
     // paint shows in the properties that use them.
-    const names = full ? [...style].filter((p) => !p.startsWith("--")) : properties;
+    const names = full
+      ? [...style].filter((p) => !p.startsWith("--"))
+      : properties.filter((p) => !laidOut.includes(p));
     for (const p of names) out.push(p + ":" + style.getPropertyValue(p));
     return out.join(";");
   };
@@ -166,13 +176,17 @@ class Looks:
         self.scenes: list[str] = []
 
     def read(self, page: Any, scene: str, widths: tuple[int, ...] = (WIDTHS[0],)) -> None:
-        # Nothing hovered or focused: the same page for every run.
+        # Nothing hovered or focused, and nothing on its way back from a hover (a button
+        # that came up under the pointer after a click): the same page for every run.
         page.mouse.move(0, HEIGHT - 1)
         page.evaluate("document.activeElement && document.activeElement.blur()")
         for width in widths:
             name = scene if width == WIDTHS[0] else f"{scene}-{width}"
             page.set_viewport_size({"width": width, "height": HEIGHT})
-            for kind, styles in page.evaluate(READ_STYLES, [STYLE_PROPERTIES, False]):
+            page.wait_for_function(
+                "document.getAnimations().every((a) => !(a instanceof CSSTransition))"
+            )
+            for kind, styles in page.evaluate(READ_STYLES, [STYLE_PROPERTIES, LAID_OUT, False]):
                 self.kinds.setdefault(kind, set()).add(digest(styles))
             if SAVE:
                 self.save(page, name)
@@ -182,7 +196,7 @@ class Looks:
     def save(self, page: Any, name: str) -> None:
         folder = Path(SAVE or "")
         folder.mkdir(parents=True, exist_ok=True)
-        rows = page.evaluate(READ_STYLES, [STYLE_PROPERTIES, True])
+        rows = page.evaluate(READ_STYLES, [STYLE_PROPERTIES, LAID_OUT, True])
         lines = [f"{kind} {digest(styles)}" for kind, styles in rows]
         (folder / f"{name}.styles").write_text("\n".join(lines) + "\n")
         # As tall as the page, so the fixed background is painted behind all of it.
@@ -273,12 +287,14 @@ def compare_saved(before: Path, after: Path, scenes: list[str]) -> list[str]:
             )
             if changed.any():
                 differences.append(f"{scene}: {int(changed.sum())} pixels differ")
-        old_styles = (before / f"{scene}.styles").read_text().splitlines()
-        new_styles = (after / f"{scene}.styles").read_text().splitlines()
+        # Each line is an element's kind and the digest of its styles; a change may well
+        # add classes (the kind), but no element may be drawn otherwise.
+        old_styles = [line.rsplit(" ", 1)[-1] for line in (before / f"{scene}.styles").open()]
+        new_styles = [line.rsplit(" ", 1)[-1] for line in (after / f"{scene}.styles").open()]
         if old_styles != new_styles:
-            moved = sum(a != b for a, b in zip(old_styles, new_styles, strict=False))
-            moved += abs(len(old_styles) - len(new_styles))
-            differences.append(f"{scene}: {moved} elements styled otherwise")
+            otherwise = sum(a != b for a, b in zip(old_styles, new_styles, strict=False))
+            otherwise += abs(len(old_styles) - len(new_styles))
+            differences.append(f"{scene}: {otherwise} elements styled otherwise")
     return differences
 
 
@@ -302,19 +318,20 @@ def test_every_table_looks_as_it_did(server: Any, ui: Any, looks: Looks) -> None
         differences = compare_saved(Path(BEFORE), Path(SAVE), looks.scenes)
         assert not differences, "the pages changed:\n" + "\n".join(differences)
     seen = {kind: sorted(styles) for kind, styles in sorted(looks.kinds.items())}
+    chromium = ui.browser.version
     if UPDATE or not REFERENCE.exists():
-        REFERENCE.write_text(json.dumps(seen, indent=0, sort_keys=True) + "\n")
+        REFERENCE.write_text(json.dumps({"chromium": chromium, "kinds": seen}, indent=0) + "\n")
         if not UPDATE:
             pytest.fail(f"{REFERENCE.name} was missing: written now, commit it")
         return
-    reference: dict[str, list[str]] = json.loads(REFERENCE.read_text())
+    reference = json.loads(REFERENCE.read_text())
+    known: dict[str, list[str]] = reference["kinds"]
+    # A kind of element the reference never saw (another deal) is no change of look.
     changed = [
-        kind
-        for kind, styles in seen.items()
-        if kind in reference and not set(styles) <= set(reference[kind])
+        kind for kind, styles in seen.items() if not set(styles) <= set(known.get(kind, styles))
     ]
     assert not changed, (
-        f"{len(changed)} kinds of element are drawn otherwise than in {REFERENCE.name} "
-        f"(TAVERNKEEP_LOOK_UPDATE=1 rewrites it when the change is meant): "
-        + ", ".join(changed[:20])
+        f"{len(changed)} kinds of element are drawn otherwise than {REFERENCE.name} says "
+        f"(written with Chromium {reference['chromium']}, this is {chromium}); "
+        "TAVERNKEEP_LOOK_UPDATE=1 rewrites it when the change is meant: " + ", ".join(changed[:20])
     )
