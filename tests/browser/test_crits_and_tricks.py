@@ -99,7 +99,7 @@ def ct_server(start_server: Callable[[str], Any], sqlite_url: str) -> Iterator[A
     server = start_server(sqlite_url)
     games = {g["name"]: g for g in server.get("/api/games")}
     assert NAME in games, f"the server does not list {NAME}"
-    assert games[NAME]["renderer"] is True, "static/renderers/crits-and-tricks.js is missing"
+    assert games[NAME]["renderer"] is True, "games/crits_and_tricks/web/renderer.js is missing"
     yield server
 
 

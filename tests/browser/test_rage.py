@@ -43,7 +43,7 @@ def player_at(page: Any) -> tuple[str, str]:
 def test_one_person_sneaks_through_the_village_by_clicking_hexes(server: Any, ui: Any) -> None:
     expect = ui.expect
     games = {g["name"]: g for g in server.get("/api/games")}
-    assert games[NAME]["renderer"] is True, "static/renderers/rage.js is missing"
+    assert games[NAME]["renderer"] is True, "games/rage/web/renderer.js is missing"
     view = GAME.view(GAME.setup(GAME.make_config({"turn_limit": TURN_LIMIT}), SEED), 0)
 
     created = server.create_table(

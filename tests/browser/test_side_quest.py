@@ -95,7 +95,7 @@ READ_PAGE = """() => {
 def sq_server(server: Any) -> Iterator[Any]:
     games = {g["name"]: g for g in server.get("/api/games")}
     assert NAME in games, f"the server does not list {NAME}"
-    assert games[NAME]["renderer"] is True, "static/renderers/side-quest.js is missing"
+    assert games[NAME]["renderer"] is True, "games/side_quest/web/renderer.js is missing"
     yield server
 
 
@@ -551,7 +551,7 @@ def positions() -> dict[str, SideQuestState]:
 # Draws a view with the renderer alone, then, for each legal action, reads where the board
 # carries it (the Location's number, the hero panel's player, the card) and clicks there.
 DRAW_AND_CLICK = """async ({view, legal, seat}) => {
-  const { render } = await import('/static/renderers/side-quest.js');
+  const { render } = await import('/games/side-quest/renderer.js');
   const text = (node) => (node ? node.textContent.replace(/\\s+/g, ' ').trim() : '');
   const sent = [];
   const box = document.createElement('div');

@@ -69,10 +69,58 @@ def test_a_game_without_a_heuristic_offers_the_random_and_search_bots_only(
     assert secret["bots"] == ["bot:random", "bot:mcts:300ms"]
     assert [o["name"] for o in secret["options"]] == ["rounds"]
     assert secret["renderer"] is False
+    assert secret["stylesheet"] is False
     response = client.post(
         "/api/tables", json={"game": hidden_game.NAME, "seats": ["human", "bot:heuristic"]}
     )
     assert "heuristic" in one_line_error(response)
+
+
+# -- a game's own browser files ------------------------------------------------------
+
+
+def test_every_game_serves_its_renderer_and_stylesheet_from_its_own_folder(client: Any) -> None:
+    games = client.get("/api/games").json()
+    for game in games:
+        assert (game["renderer"], game["stylesheet"]) == (True, True), game["name"]
+        web = get_game(game["name"]).web_dir()
+        assert web is not None
+        for file, media in (("renderer.js", "text/javascript"), ("style.css", "text/css")):
+            response = client.get(f"/games/{game['name']}/{file}")
+            assert response.status_code == 200, (game["name"], file)
+            assert response.headers["content-type"].startswith(media)
+            assert response.content == (web / file).read_bytes()
+
+
+def test_a_game_folder_serves_nothing_else(
+    client: Any, hidden_game: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Secret Draw's browser files, in a folder of this test's, beside files of other kinds
+    # and files outside it.
+    web = tmp_path / "web"
+    (web / "parts").mkdir(parents=True)
+    (web / "renderer.js").write_text("export function render() {}\n")
+    (web / "parts" / "cards.js").write_text("export const cards = 1;\n")
+    (web / "notes.md").write_text("not for the browser\n")
+    (tmp_path / "outside.js").write_text("export const secret = 1;\n")
+    (web / "link.js").symlink_to(tmp_path / "outside.js")
+    monkeypatch.setattr(type(get_game(hidden_game.NAME)), "web_dir", lambda self: web)
+
+    secret = next(g for g in client.get("/api/games").json() if g["name"] == hidden_game.NAME)
+    assert (secret["renderer"], secret["stylesheet"]) == (True, False)
+    assert client.get(f"/games/{hidden_game.NAME}/renderer.js").status_code == 200
+    assert client.get(f"/games/{hidden_game.NAME}/parts/cards.js").status_code == 200
+    for path in (
+        f"/games/{hidden_game.NAME}/style.css",  # it has none
+        f"/games/{hidden_game.NAME}/notes.md",  # not a kind the browser is served
+        f"/games/{hidden_game.NAME}/..%2Foutside.js",  # out of the folder
+        f"/games/{hidden_game.NAME}/%2E%2E/outside.js",
+        f"/games/{hidden_game.NAME}/link.js",  # a link out of it
+        f"/games/{hidden_game.NAME}/%2Fetc%2Fpasswd",
+        "/games/no-such-game/renderer.js",
+        "/games/..%2Fhack-and-slash/renderer.js",
+    ):
+        assert "no such file" in one_line_error(client.get(path), 404), path
 
 
 # -- creating tables ------------------------------------------------------------------

@@ -8,6 +8,7 @@ compares and replays.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -217,6 +218,15 @@ class Game(ABC, Generic[S, C]):
         report can say which were never used: the dead card. Kinds left out list only
         what was counted."""
         return {}
+
+    def web_dir(self) -> Path | None:
+        """The game's own browser files: `web/` in the folder of its rules module, with
+        `renderer.js` (how a table draws it; without one the generic renderer does) and
+        `style.css` (its own look, over the shared stylesheet's components). The server
+        serves them at /games/{name}/, so a game's browser client lives in its folder
+        too. None for a game whose module has no file."""
+        where = getattr(sys.modules.get(type(self).__module__), "__file__", None)
+        return Path(where).parent / "web" if where else None
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tavernkeep.agents import BOTS, LOBBY_MCTS
 from tavernkeep.engine.errors import IllegalAction, TavernkeepError
-from tavernkeep.games import all_games, game_names
+from tavernkeep.games import all_games, game_names, get_game
 from tavernkeep.server.guards import (
     MAX_DEPTH,
     RateLimiter,
@@ -52,6 +52,8 @@ from tavernkeep.server.storage import Storage
 from tavernkeep.server.timing import PassPrior
 
 STATIC = Path(__file__).parent / "static"
+GAME_FILES = {".js": "text/javascript", ".css": "text/css"}
+"""What a game's `web/` folder serves, by suffix: its renderer's modules, its stylesheet."""
 MAX_MESSAGE = 4096
 """Bytes in one client message; an action is a few dozen."""
 log = logging.getLogger("tavernkeep.server")
@@ -113,6 +115,21 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def game_file(name: str, path: str) -> Path | None:
+    """A file of a registered game's `web/` folder (Game.web_dir), or None: an unknown
+    game, a path that leads out of the folder, or a kind of file it does not serve."""
+    if name not in game_names():
+        return None
+    web = get_game(name).web_dir()
+    if web is None:
+        return None
+    root = web.resolve()
+    target = (root / path).resolve()
+    if not target.is_relative_to(root) or target.suffix not in GAME_FILES:
+        return None
+    return target if target.is_file() else None
+
+
 def create_app(
     database_url: str = "sqlite:///tavernkeep.db",
     bot_delay: float = 0.8,
@@ -163,6 +180,14 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/games/{name}/{path:path}", include_in_schema=False, response_model=None)
+    async def game_web_file(name: str, path: str) -> FileResponse | JSONResponse:
+        # A game's renderer and stylesheet live beside its rules, not in static/.
+        found = game_file(name, path)
+        if found is None:
+            return error("no such file", 404)
+        return FileResponse(found, media_type=GAME_FILES[found.suffix])
+
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         out = []
@@ -183,7 +208,8 @@ def create_app(
                     "summary": game.summary,
                     "bots": bots,
                     "options": describe_options(game),
-                    "renderer": (STATIC / "renderers" / f"{game.name}.js").is_file(),
+                    "renderer": game_file(game.name, "renderer.js") is not None,
+                    "stylesheet": game_file(game.name, "style.css") is not None,
                 }
             )
         return out

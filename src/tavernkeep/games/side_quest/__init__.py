@@ -6,7 +6,8 @@ their part of it (`turn.py`, `rolls.py`, `effects.py`, `combat.py`, `monsters.py
 `state.py` is the state, `config.py` the options; `content.py` and
 `content/standard.toml` the cards (CONTENT.md), and RULES.md the readings the rules
 follow. `heuristic.py` is the bot team (`bot:heuristic`), `terminal.py` draws the dungeon
-row for terminal play; the browser draws it with `server/static/renderers/side-quest.js`.
+row for terminal play; the browser draws it with `web/renderer.js`, in the look of
+`web/style.css`.
 """
 
 from tavernkeep.games.side_quest.rules import SideQuest, SideQuestState

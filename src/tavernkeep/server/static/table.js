@@ -390,7 +390,7 @@ function hasDice(event) {
   return Boolean(event && event.data && Array.isArray(event.data.dice) && event.data.dice.length);
 }
 
-/** The game's renderer, knowing from the lobby API whether the game ships one. */
+/** The game's renderer and look, knowing from the lobby API which of them it has. */
 async function loadRenderer(gameName) {
   if (!app.gamesMeta) {
     app.gamesMeta = api("/api/games").catch(() => []);
@@ -399,7 +399,10 @@ async function loadRenderer(gameName) {
   const meta = Array.isArray(games) ? games.find((g) => g.name === gameName) : null;
   if (meta && app.table && !app.table.title) app.table.title = meta.title;
   if (meta) app.kind = meta.kind;
-  return rendererFor(gameName, meta ? meta.renderer !== false : true);
+  return rendererFor(gameName, {
+    renderer: meta ? meta.renderer !== false : true,
+    stylesheet: meta ? meta.stylesheet !== false : true,
+  });
 }
 
 // -- actions ----------------------------------------------------------------------------

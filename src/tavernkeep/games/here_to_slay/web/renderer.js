@@ -10,8 +10,8 @@
 // would make. Every other legal action is a button in the decision box, so each choice is
 // reachable from the board as well as from the frame's own list.
 
-import { h, makeClickable, oddsText, replace } from "../dom.js";
-import { dieFace } from "../dice.js";
+import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { dieFace } from "/static/dice.js";
 
 const DISCARD_SHOWN = 5;
 const CLASSES = ["Bard", "Fighter", "Guardian", "Ranger", "Thief", "Wizard"];

@@ -10,8 +10,8 @@
 // other legal action is a button (or a quest / challenge card) in the decision box, and
 // any legal action nothing claimed is a button there too, so each is reachable.
 
-import { h, makeClickable, oddsText, replace } from "../dom.js";
-import { dieFace } from "../dice.js";
+import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { dieFace } from "/static/dice.js";
 
 const SUITS = {
   Barbarian: { icon: "⚔", takes: "highest value takes it", crit: "+/− 1 to 3 on your die" },

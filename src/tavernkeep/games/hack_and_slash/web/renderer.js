@@ -6,8 +6,8 @@
 // action buttons send: quest:1-3, brag), and during a rescue decision the dice on the
 // card are too (rescue:N re-rolls a die showing N).
 
-import { h, makeClickable, oddsText, replace, svg } from "../dom.js";
-import { dieFace } from "../dice.js";
+import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
+import { dieFace } from "/static/dice.js";
 
 const BRAG_SLOT = 3;
 const MAX_MEEPLE_ICONS = 24;

@@ -18,8 +18,8 @@
 // `hero.seat`): `shown` turns the one into the other. `target:N` is either: the decision's
 // `chooses` says whether it names a Location, a hero or a Monster.
 
-import { h, makeClickable, oddsText, replace } from "../dom.js";
-import { dieFace } from "../dice.js";
+import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { dieFace } from "/static/dice.js";
 
 const HERO_HEALTH = 4;
 const SKULL = "☠";

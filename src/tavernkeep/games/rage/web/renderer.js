@@ -7,7 +7,7 @@
 // player's own hex ends the move (stop) and the exit marker under the player escapes.
 // Backstab or spare and fight or disengage are the table's own action buttons.
 
-import { h, makeClickable, replace, svg } from "../dom.js";
+import { h, makeClickable, replace, svg } from "/static/dom.js";
 
 const SIZE = 26; // centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
