@@ -61,6 +61,9 @@ def test_the_host_begins_with_bots_in_the_seats_nobody_took(sqlite_url: str, tk:
         settings = {"stand_in": "bot:random"}
         data = tk.create(client, seats=SEATS, options=SHORT, open=OPEN, settings=settings)
         tid, token, host = data["id"], tk.tokens(data)[0], data["host"]
+        # Waiting, nobody decides; but its deal is dealt, and its record (the seed) is
+        # no more to be read than a game's under way.
+        assert client.get(f"/api/tables/{tid}/record").status_code == 409
         join(client, tid)
         refused = client.post(f"/api/tables/{tid}/start", json={"host": token})
         assert refused.status_code == 400
@@ -95,3 +98,18 @@ def test_open_seats_must_be_peoples_and_joining_is_bounded(sqlite_url: str, tk: 
         join(client, data["id"])
         join(client, data["id"])
         assert join(client, data["id"], 429)["error"].startswith("too many seats taken")
+
+
+def test_a_waiting_table_is_closed_by_its_host_and_gives_no_record_before(
+    db_url: str, tk: Any
+) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        data = tk.create(client, seats=SEATS, options=SHORT, open=OPEN)
+        tid = data["id"]
+        assert client.get(f"/api/tables/{tid}/record").status_code == 409
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        assert client.get(f"/api/tables/{tid}/record").status_code == 409, "from storage too"
+        closed = client.post(f"/api/tables/{tid}/close", json={"host": data["host"]})
+        assert closed.json() == {"id": tid, "status": "closed"}
+        assert client.get("/api/tables").json() == []
+        assert join(client, tid, 409)["error"].startswith("no open seat")

@@ -49,7 +49,14 @@ from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
 from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
-from tavernkeep.server.storage import Append, Listing, SeatKey, Storage, StoredTable
+from tavernkeep.server.storage import (
+    UNFINISHED,
+    Append,
+    Listing,
+    SeatKey,
+    Storage,
+    StoredTable,
+)
 from tavernkeep.server.timing import PassPrior, PassTiming
 
 T = TypeVar("T")
@@ -824,13 +831,14 @@ class Tavern:
         IllegalAction before the end (the record holds the seed)."""
         room = self.rooms.get(table_id)
         if room is not None:
-            if room.actor is not None:
+            # A table waiting for players has no actor either: its deal is still to come.
+            if room.actor is not None or room.waiting:
                 raise IllegalAction("the record is available once the game is over")
             return named(room.match.record, room.keys, room.stood_in)
         stored = await self.stored(table_id)
         if stored is None:
             return None
-        if stored.status == "playing":
+        if stored.status in UNFINISHED:
             raise IllegalAction("the record is available once the game is over")
         return named(stored.record, stored.keys, stored.stood_in)
 
@@ -958,7 +966,7 @@ class Tavern:
         if stored is None:
             return None
         self.check_host(stored, host)
-        if stored.status != "playing":
+        if stored.status not in UNFINISHED:
             raise IllegalAction("the game is over: its seats are not handed out again")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(stored.keys):
             raise IllegalAction("no such seat at this table")

@@ -148,6 +148,10 @@ chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when
 idle."""
 
 
+UNFINISHED = ("playing", "waiting")
+"""The statuses of a table not over: played, or waiting for people to take its open seats."""
+
+
 @dataclass(frozen=True)
 class Append:
     """One action to commit: action number `index` (0-based) of a table, and with its last
@@ -545,7 +549,7 @@ class Storage:
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(tables)
-                .where(tables.c.id == table_id, tables.c.status == "playing")
+                .where(tables.c.id == table_id, tables.c.status.in_(UNFINISHED))
                 .values(status=status, updated_at=time.time())
             )
             return bool(done.rowcount == 1)
@@ -556,7 +560,7 @@ class Storage:
             return list(
                 conn.execute(
                     select(tables.c.id)
-                    .where(tables.c.status == "playing", tables.c.updated_at < before)
+                    .where(tables.c.status.in_(UNFINISHED), tables.c.updated_at < before)
                     .order_by(tables.c.updated_at)
                     .limit(limit)
                 ).scalars()
@@ -709,7 +713,7 @@ class Storage:
                 func.coalesce(moves.c.n, 0).label("moves"),
             )
             .outerjoin(moves, moves.c.table_id == tables.c.id)
-            .where(tables.c.status.in_(("playing", "waiting")))
+            .where(tables.c.status.in_(UNFINISHED))
             .order_by(tables.c.created_at.desc())
             .limit(limit)
         )
@@ -755,9 +759,7 @@ class Storage:
     def count_open(self) -> int:
         with self.engine.connect() as conn:
             count = conn.execute(
-                select(func.count())
-                .select_from(tables)
-                .where(tables.c.status.in_(("playing", "waiting")))
+                select(func.count()).select_from(tables).where(tables.c.status.in_(UNFINISHED))
             ).scalar_one()
         return int(count)
 
