@@ -14,8 +14,6 @@ import asyncio
 import threading
 from concurrent.futures import Executor
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from tavernkeep.server.storage import Append, Storage
 
 
@@ -51,7 +49,7 @@ class GroupCommit:
         outcomes: list[BaseException | None]
         try:
             outcomes = list(self.storage.append_actions([entry for entry, _ in batch]))
-        except (SQLAlchemyError, OSError) as failed:  # the database is gone, say
+        except Exception as failed:  # the database is gone, say: every append hears it
             outcomes = [failed] * len(batch)
         for (_, committed), outcome in zip(batch, outcomes, strict=True):
             loop.call_soon_threadsafe(settle, committed, outcome)
