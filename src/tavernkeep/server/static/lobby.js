@@ -61,7 +61,7 @@ function renderGames() {
     lobby.games.map((game) =>
       h(
         "article",
-        { class: "game-card" },
+        { class: "game-card card framed" },
         h("h3", { text: game.title }),
         h(
           "p",
@@ -500,7 +500,7 @@ function tableItem(table) {
     ),
     h(
       "ul",
-      { class: "seat-chips" },
+      { class: "seat-chips chip-row" },
       (table.seats || []).map((seat) =>
         h(
           "li",

@@ -368,7 +368,7 @@ function coverFor(seat) {
     cover,
     h(
       "div",
-      { class: "panel pass-panel" },
+      { class: "panel dialog" },
       h("h2", { text: `Pass the device to ${playerName(seat)}` }),
       h("p", { text: "Their hand is hidden until they are ready." }),
       h("button", {

@@ -161,7 +161,7 @@ class Board {
     const decision = this.decisionBox();
     return h(
       "div",
-      { class: "ct" },
+      { class: "ct board" },
       this.status(),
       decision,
       this.trickOnTable(),
@@ -186,18 +186,18 @@ class Board {
     else if (d) turn = `${this.name(d.seat)} decides`;
     return h(
       "div",
-      { class: "ct-status" },
+      { class: "ct-status status-strip" },
       h("span", {
-        class: "ct-round",
+        class: "ct-round pill big",
         text: extra ? `Round ${view.round} (extra round)` : `Round ${view.round} of ${rounds}`,
       }),
       over
         ? null
         : h("span", {
-            class: "ct-trick-no",
+            class: "ct-trick-no pill",
             text: `Trick ${Math.min(view.trick, this.tricksARound())} of ${this.tricksARound()}`,
           }),
-      h("span", { class: `ct-turn${d && d.seat === this.ctx.seat && !over ? " mine" : ""}`, text: turn }),
+      h("span", { class: `ct-turn whose-turn${d && d.seat === this.ctx.seat && !over ? " mine" : ""}`, text: turn }),
       h(
         "span",
         { class: "ct-in-play", "aria-label": "suits in play" },
@@ -212,7 +212,7 @@ class Board {
   decisionBox() {
     const view = this.view;
     const d = this.decision;
-    const classes = ["ct-decision"];
+    const classes = ["ct-decision", "decision-box"];
     if (this.asked) classes.push("asked");
     if (d) classes.push(`kind-${String(d.kind).replace(/[^a-z_-]/gi, "")}`);
     const parts = [];
@@ -222,14 +222,14 @@ class Board {
     if (this.asked && (kind === "reroll" || kind === "bard")) parts.push(this.rerollChoices());
     if (this.asked && kind === "crit") parts.push(this.critChoices());
     const rest = this.legal.filter((e) => !this.claimed.has(e.action) && !this.offeredElsewhere(e));
-    if (rest.length) parts.push(h("div", { class: "ct-choices" }, rest.map((e) => this.button(e))));
+    if (rest.length) parts.push(h("div", { class: "ct-choices choices" }, rest.map((e) => this.button(e))));
     return h(
       "section",
       { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
-      h("p", { class: `ct-question${view.result ? " ct-result" : ""}`, text: this.question() }),
+      h("p", { class: `ct-question question${view.result ? " ct-result ending" : ""}`, text: this.question() }),
       this.hint(),
       parts,
-      !view.result && d && !this.asked ? h("p", { class: "ct-waiting", text: this.waiting() }) : null,
+      !view.result && d && !this.asked ? h("p", { class: "ct-waiting waiting", text: this.waiting() }) : null,
     );
   }
 
@@ -334,7 +334,7 @@ class Board {
       "button",
       {
         type: "button",
-        class: `ct-choice playable${cls ? ` ${cls}` : ""}`,
+        class: `ct-choice choice playable${cls ? ` ${cls}` : ""}`,
         title: entry.label || entry.action,
         dataset: { action: entry.action },
         onclick: (event) => {
@@ -344,8 +344,8 @@ class Board {
       },
       entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
       extra,
-      h("span", { class: "ct-choice-label", text: text || entry.label || entry.action }),
-      oddsText(entry.odds) ? h("span", { class: "ct-odds", text: oddsText(entry.odds) }) : null,
+      h("span", { class: "ct-choice-label choice-label", text: text || entry.label || entry.action }),
+      oddsText(entry.odds) ? h("span", { class: "ct-odds odds", text: oddsText(entry.odds) }) : null,
     );
   }
 
@@ -380,7 +380,7 @@ class Board {
               "button",
               {
                 type: "button",
-                class: `ct-name playable ct-s-${word}${named === word ? " picked" : ""}`,
+                class: `ct-name choice playable ct-s-${word}${named === word ? " picked" : ""}`,
                 title: `lead the Bard as a ${capitalise(word)}`,
                 dataset: { name: word },
                 "aria-pressed": named === word ? "true" : "false",
@@ -460,14 +460,14 @@ class Board {
         const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)$/.exec(label);
         const node = h(
           "article",
-          { class: "ct-challenge ct-option", dataset: { barkeep: String(number - 1) } },
+          { class: "ct-challenge card ct-option", dataset: { barkeep: String(number - 1) } },
           h(
             "header",
-            { class: "ct-challenge-name" },
+            { class: "ct-challenge-name card-name" },
             h("span", { class: "ct-challenge-number", text: `#${number} ` }),
             match ? match[1] : label,
           ),
-          match ? h("p", { class: "ct-challenge-text", text: match[2] }) : null,
+          match ? h("p", { class: "ct-challenge-text card-text", text: match[2] }) : null,
           match ? h("span", { class: "ct-loot-tag", text: `${match[3]} loot` }) : null,
         );
         return makeClickable(node, entry, this.ctx.onAction);
@@ -480,7 +480,7 @@ class Board {
     const keep = this.legal.find((e) => e.kind === "keep");
     return h(
       "div",
-      { class: "ct-choices" },
+      { class: "ct-choices choices" },
       reroll ? this.button(reroll, { extra: h("span", { class: "ct-choice-icon", "aria-hidden": "true", text: "⟳" }) }) : null,
       keep ? this.button(keep, { extra: h("span", { class: "ct-choice-icon", "aria-hidden": "true", text: "✓" }) }) : null,
     );
@@ -503,10 +503,10 @@ class Board {
           "div",
           { class: `ct-crit-group ct-s-${suitKey(suit)}` },
           suitChip(suit),
-          h("div", { class: "ct-choices" }, bySuit.get(suit).map((entry) => this.button(entry, { cls: "ct-crit" }))),
+          h("div", { class: "ct-choices choices" }, bySuit.get(suit).map((entry) => this.button(entry, { cls: "ct-crit" }))),
         ),
       ),
-      done ? h("div", { class: "ct-choices" }, this.button(done, { cls: "ct-done" })) : null,
+      done ? h("div", { class: "ct-choices choices" }, this.button(done, { cls: "ct-done" })) : null,
     );
   }
 
@@ -546,10 +546,10 @@ class Board {
       { class: "ct-table", "aria-label": "The trick on the table" },
       h(
         "h3",
-        { class: "ct-heading" },
+        { class: "ct-heading board-heading" },
         view.result ? "The table" : `Trick ${Math.min(view.trick, this.tricksARound())}`,
-        view.led ? h("span", { class: "ct-count" }, " · led ", suitChip(view.led), ` (${SUITS[view.led].takes})`) : null,
-        !view.result && !view.led ? h("span", { class: "ct-count", text: ` · ${this.name(view.leader)} leads` }) : null,
+        view.led ? h("span", { class: "ct-count heading-count" }, " · led ", suitChip(view.led), ` (${SUITS[view.led].takes})`) : null,
+        !view.result && !view.led ? h("span", { class: "ct-count heading-count", text: ` · ${this.name(view.leader)} leads` }) : null,
       ),
       slots.length ? h("div", { class: "ct-trick" }, slots) : null,
       previous && !table.length ? this.previousTrick(previous) : null,
@@ -558,21 +558,21 @@ class Board {
 
   tableCard(entry, lead, taking) {
     const suit = entry.card.suit;
-    const classes = ["ct-played", `seat-${entry.seat % 6}`, `ct-s-${suitKey(suit)}`];
+    const classes = ["ct-played", "seat-panel", `seat-${entry.seat % 6}`, `ct-s-${suitKey(suit)}`];
     if (!entry.followed) classes.push("off-suit");
     if (taking) classes.push("taking");
     const marks = [];
-    if (lead) marks.push(h("span", { class: "ct-mark lead", text: "led" }));
-    else if (entry.followed) marks.push(h("span", { class: "ct-mark followed", text: suit === "Bard" ? `followed (as ${this.view.led})` : "followed" }));
-    else marks.push(h("span", { class: "ct-mark off", text: "off suit: cannot win" }));
-    if (lead && suit === "Bard" && this.view.led) marks.push(h("span", { class: "ct-mark", text: `as ${this.view.led}` }));
-    if (entry.rerolled) marks.push(h("span", { class: "ct-mark", text: "re-rolled" }));
-    if (entry.paladin) marks.push(h("span", { class: "ct-mark paladin", title: "wins a tie", text: "✠ wins a tie" }));
-    if (entry.last) marks.push(h("span", { class: "ct-mark rogue", title: "counts as played last for the tie-break", text: "† goes last" }));
+    if (lead) marks.push(h("span", { class: "ct-mark tag lead", text: "led" }));
+    else if (entry.followed) marks.push(h("span", { class: "ct-mark tag followed", text: suit === "Bard" ? `followed (as ${this.view.led})` : "followed" }));
+    else marks.push(h("span", { class: "ct-mark tag off", text: "off suit: cannot win" }));
+    if (lead && suit === "Bard" && this.view.led) marks.push(h("span", { class: "ct-mark tag", text: `as ${this.view.led}` }));
+    if (entry.rerolled) marks.push(h("span", { class: "ct-mark tag", text: "re-rolled" }));
+    if (entry.paladin) marks.push(h("span", { class: "ct-mark tag paladin", title: "wins a tie", text: "✠ wins a tie" }));
+    if (entry.last) marks.push(h("span", { class: "ct-mark tag rogue", title: "counts as played last for the tie-break", text: "† goes last" }));
     return h(
       "article",
       { class: classes.join(" "), dataset: { seat: String(entry.seat), card: String(entry.card.id) } },
-      h("header", { class: "ct-slot-who" }, h("span", { class: "seat-swatch" }), this.name(entry.seat), taking ? h("span", { class: "ct-taking-tag", text: "taking it" }) : null),
+      h("header", { class: "ct-slot-who" }, h("span", { class: "seat-swatch" }), this.name(entry.seat), taking ? h("span", { class: "ct-taking-tag tag", text: "taking it" }) : null),
       h(
         "div",
         { class: "ct-played-body" },
@@ -603,7 +603,7 @@ class Board {
     return h(
       "div",
       {
-        class: `ct-card ct-s-${suitKey(suit)}${small ? " small" : ""}`,
+        class: `ct-card card ct-s-${suitKey(suit)}${small ? " small" : ""}`,
         "aria-label": suit,
         dataset: { card: String(card.id), suit },
       },
@@ -625,7 +625,7 @@ class Board {
     return h(
       "section",
       { class: `ct-hand seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
-      h("h3", { class: "ct-heading" }, "Your hand ", h("span", { class: "ct-count", text: plural(hand.length, "card") })),
+      h("h3", { class: "ct-heading board-heading" }, "Your hand ", h("span", { class: "ct-count heading-count", text: plural(hand.length, "card") })),
       hand.length
         ? h(
             "div",
@@ -676,9 +676,9 @@ class Board {
   questEl(quest, { scored = false } = {}) {
     return h(
       "article",
-      { class: `ct-quest${scored ? " scored" : ""}`, dataset: { quest: String(quest.id) } },
-      h("header", { class: "ct-quest-head" }, h("span", { class: "ct-quest-name", text: quest.name }), h("span", { class: "ct-loot-tag", text: `${quest.loot} loot` })),
-      h("p", { class: "ct-quest-text", text: quest.text }),
+      { class: `ct-quest card${scored ? " scored" : ""}`, dataset: { quest: String(quest.id) } },
+      h("header", { class: "ct-quest-head" }, h("span", { class: "ct-quest-name card-name", text: quest.name }), h("span", { class: "ct-loot-tag", text: `${quest.loot} loot` })),
+      h("p", { class: "ct-quest-text card-text", text: quest.text }),
     );
   }
 
@@ -692,7 +692,7 @@ class Board {
         h(
           "section",
           { class: "ct-quests ct-offer", "aria-label": "Quests dealt to you" },
-          h("h3", { class: "ct-heading" }, "Quests dealt to you ", h("span", { class: "ct-count", text: "click the one to give up" })),
+          h("h3", { class: "ct-heading board-heading" }, "Quests dealt to you ", h("span", { class: "ct-count heading-count", text: "click the one to give up" })),
           h(
             "div",
             { class: "ct-quest-list" },
@@ -715,7 +715,7 @@ class Board {
         h(
           "section",
           { class: "ct-quests ct-public", "aria-label": "Quests for both players" },
-          h("h3", { class: "ct-heading" }, "Quests for both ", h("span", { class: "ct-count", text: "the first to meet one scores it" })),
+          h("h3", { class: "ct-heading board-heading" }, "Quests for both ", h("span", { class: "ct-count heading-count", text: "the first to meet one scores it" })),
           view.public_quests.length
             ? h("div", { class: "ct-quest-list" }, view.public_quests.map((q) => this.questEl(q)))
             : h("p", { class: "ct-empty", text: "No quest left this round." }),
@@ -727,7 +727,7 @@ class Board {
         h(
           "section",
           { class: "ct-quests ct-mine", "aria-label": "Your quests" },
-          h("h3", { class: "ct-heading" }, "Your quests ", h("span", { class: "ct-count", text: "secret: only you see them" })),
+          h("h3", { class: "ct-heading board-heading" }, "Your quests ", h("span", { class: "ct-count heading-count", text: "secret: only you see them" })),
           own.length
             ? h("div", { class: "ct-quest-list" }, own.map((q) => this.questEl(q)))
             : h("p", { class: "ct-empty", text: d && d.kind === "give_up" ? "Dealt when you have chosen." : "None left this round." }),
@@ -745,13 +745,13 @@ class Board {
     return h(
       "section",
       { class: "ct-barkeep", "aria-label": "The Barkeep's Challenge" },
-      h("h3", { class: "ct-heading" }, "The Barkeep's Challenge ", h("span", { class: "ct-count", text: "paid at the end of the round" })),
+      h("h3", { class: "ct-heading board-heading" }, "The Barkeep's Challenge ", h("span", { class: "ct-count heading-count", text: "paid at the end of the round" })),
       b
         ? h(
             "article",
-            { class: "ct-challenge", dataset: { barkeep: String(b.id) } },
-            h("header", { class: "ct-challenge-name", text: b.name }),
-            h("p", { class: "ct-challenge-text", text: b.text }),
+            { class: "ct-challenge card", dataset: { barkeep: String(b.id) } },
+            h("header", { class: "ct-challenge-name card-name", text: b.name }),
+            h("p", { class: "ct-challenge-text card-text", text: b.text }),
             h("span", { class: "ct-loot-tag", text: `${b.loot} loot` }),
           )
         : h(
@@ -782,7 +782,7 @@ class Board {
     const own = seat === this.ctx.seat;
     const d = this.decision;
     const winners = (view.result && view.result.winners) || [];
-    const classes = ["ct-seat", `seat-${seat % 6}`];
+    const classes = ["ct-seat", "seat-panel", `seat-${seat % 6}`];
     if (own) classes.push("mine");
     if (d && d.seat === seat && !view.result) classes.push("deciding");
     if (winners.includes(seat)) classes.push("winner");
@@ -798,8 +798,8 @@ class Board {
         h("span", { class: "ct-seat-name", text: this.name(seat) }),
         own ? h("span", { class: "you-tag", text: "you" }) : null,
         winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
-        d && d.seat === seat && !view.result ? h("span", { class: "ct-deciding", text: "deciding…" }) : null,
-        seat === view.leader && !view.result ? h("span", { class: "ct-leader", text: "leads" }) : null,
+        d && d.seat === seat && !view.result ? h("span", { class: "ct-deciding deciding-tag", text: "deciding…" }) : null,
+        seat === view.leader && !view.result ? h("span", { class: "ct-leader tag", text: "leads" }) : null,
       ),
       h(
         "div",
@@ -845,7 +845,7 @@ class Board {
             { class: "ct-scored" },
             h("span", { class: "ct-label", text: "Scored: " }),
             entry.scored.map((q) =>
-              h("span", { class: "ct-scored-quest", title: q.text, dataset: { quest: String(q.id) }, text: `${q.name} (+${q.loot})` }),
+              h("span", { class: "ct-scored-quest tag", title: q.text, dataset: { quest: String(q.id) }, text: `${q.name} (+${q.loot})` }),
             ),
           )
         : null,
@@ -859,7 +859,7 @@ class Board {
     return h(
       "section",
       { class: "ct-round-tricks", "aria-label": "Tricks of the round" },
-      h("h3", { class: "ct-heading" }, "Tricks of this round ", h("span", { class: "ct-count", text: plural(tricks.length, "trick") })),
+      h("h3", { class: "ct-heading board-heading" }, "Tricks of this round ", h("span", { class: "ct-count heading-count", text: plural(tricks.length, "trick") })),
       tricks.length
         ? h(
             "ol",

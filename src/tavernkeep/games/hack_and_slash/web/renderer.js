@@ -24,7 +24,7 @@ export function render(container, view, ctx) {
     container,
     h(
       "div",
-      { class: "hs" },
+      { class: "hs board" },
       statusStrip(view, ctx),
       h(
         "section",
@@ -73,9 +73,9 @@ function statusStrip(view, ctx) {
       : `${who}'s turn`;
   return h(
     "div",
-    { class: "hs-status" },
-    h("span", { class: "hs-round", text: `Round ${view.round}` }),
-    h("span", { class: `hs-turn${turn === "Your turn" ? " mine" : ""}`, text: turn }),
+    { class: "hs-status status-strip" },
+    h("span", { class: "hs-round pill big", text: `Round ${view.round}` }),
+    h("span", { class: `hs-turn whose-turn${turn === "Your turn" ? " mine" : ""}`, text: turn }),
     view.ending && !view.over
       ? h(
           "span",
@@ -124,7 +124,7 @@ function questSlot(view, quest, slot, actions, ctx) {
   if (!quest) {
     return h(
       "div",
-      { class: "quest-card empty" },
+      { class: "quest-card card framed empty" },
       h("span", { text: "No quest left to draw" }),
     );
   }
@@ -141,7 +141,7 @@ function questCard(view, quest, slot, actions, ctx) {
   const isBrag = slot === BRAG_SLOT;
   const attempt = view.attempt && view.attempt.slot === slot ? view.attempt : null;
   const legal = actions.get(actionFor(slot));
-  const classes = ["quest-card"];
+  const classes = ["quest-card", "card", "framed"];
   if (isBrag) classes.push("brag");
   if (attempt) classes.push("attempting", `seat-${attempt.seat % 6}`);
   if (legal) classes.push("playable");
@@ -149,7 +149,7 @@ function questCard(view, quest, slot, actions, ctx) {
   const card = h(
     "article",
     { class: classes.join(" "), "aria-label": quest.name },
-    h("header", { class: "quest-name", text: quest.name }),
+    h("header", { class: "quest-name card-name", text: quest.name }),
     h(
       "div",
       { class: "quest-challenge" },
@@ -224,7 +224,7 @@ function playableFooter(legal, ctx) {
   const odds = oddsText(legal.odds);
   return h(
     "div",
-    { class: "quest-play" },
+    { class: "quest-play card-play" },
     legal.index < 9 ? h("kbd", { text: String(legal.index + 1) }) : null,
     h("span", { text: odds ? `Take it · ${odds}` : "Take it" }),
   );
@@ -235,7 +235,7 @@ function playableFooter(legal, ctx) {
 function tavern(view) {
   return h(
     "div",
-    { class: "hs-tavern" },
+    { class: "hs-tavern well" },
     h("h3", {}, "The Tavern ", h("span", { class: "count", text: view.tavern })),
     meeples(view.tavern, { label: "adventurers in the Tavern", cap: 40 }),
     view.stand_ins > 0
@@ -253,7 +253,7 @@ function drawPile(view) {
   const count = Number(view.draw_pile) || 0;
   return h(
     "div",
-    { class: "hs-draw" },
+    { class: "hs-draw well" },
     h(
       "div",
       { class: `card-stack${count === 0 ? " empty" : ""}`, "aria-hidden": "true" },
@@ -268,7 +268,7 @@ function drawPile(view) {
 function guild(view, seat, ctx) {
   const names = ctx.seatNames || [];
   const winners = (view.result && view.result.winners) || [];
-  const classes = [`hs-guild`, `seat-${seat % 6}`];
+  const classes = ["hs-guild", "seat-panel", `seat-${seat % 6}`];
   if (seat === view.current && !view.over) classes.push("current");
   if (seat === ctx.seat) classes.push("mine");
   if (winners.includes(seat)) classes.push("winner");
@@ -281,7 +281,7 @@ function guild(view, seat, ctx) {
       "header",
       {},
       h("span", { class: "seat-swatch" }),
-      h("span", { class: "guild-name", text: names[seat] || `Player ${seat + 1}` }),
+      h("span", { class: "guild-name seat-panel-name", text: names[seat] || `Player ${seat + 1}` }),
       seat === ctx.seat ? h("span", { class: "you-tag", text: "you" }) : null,
       winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
       h(
@@ -300,7 +300,7 @@ function guild(view, seat, ctx) {
     out ? h("p", { class: "guild-away", text: `${plural(out.adventurers, "adventurer")} on ${out.quest.name}` }) : null,
     h(
       "ul",
-      { class: "score-pile", "aria-label": "score pile" },
+      { class: "score-pile chip-row", "aria-label": "score pile" },
       pile.length === 0
         ? h("li", { class: "score-pile-empty", text: "No quests completed yet" })
         : pile.map((name) => h("li", { class: "mini-card", text: name })),

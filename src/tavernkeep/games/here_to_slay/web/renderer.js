@@ -49,7 +49,7 @@ export function render(container, view, ctx) {
     container,
     h(
       "div",
-      { class: "slay" },
+      { class: "slay board" },
       board.status(),
       board.decisionBox(),
       monsters,
@@ -230,7 +230,7 @@ class Board {
       node.append(
         h(
           "div",
-          { class: "slay-card-play" },
+          { class: "slay-card-play card-play" },
           entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
           h("span", { text: entry.label || entry.action }),
           odds(entry),
@@ -238,7 +238,7 @@ class Board {
       );
     } else {
       const buttons = entries.map((entry) => this.button(entry));
-      node.append(h("div", { class: "slay-card-choices" }, buttons));
+      node.append(h("div", { class: "slay-card-choices choices" }, buttons));
     }
     return node;
   }
@@ -249,7 +249,7 @@ class Board {
       "button",
       {
         type: "button",
-        class: "slay-choice playable",
+        class: "slay-choice choice playable",
         title: entry.label || entry.action,
         dataset: { action: entry.action },
         onclick: (event) => {
@@ -258,7 +258,7 @@ class Board {
         },
       },
       entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
-      h("span", { class: "slay-choice-label", text: text || entry.label || entry.action }),
+      h("span", { class: "slay-choice-label choice-label", text: text || entry.label || entry.action }),
       extra,
       odds(entry),
     );
@@ -276,16 +276,16 @@ class Board {
       // Party Leaders are chosen before the first turn: no turn, no action points yet.
       return h(
         "div",
-        { class: "slay-status" },
-        h("span", { class: "slay-turn-number", text: "Setup" }),
-        h("span", { class: "slay-turn", text: "Choosing Party Leaders" }),
+        { class: "slay-status status-strip" },
+        h("span", { class: "slay-turn-number pill big", text: "Setup" }),
+        h("span", { class: "slay-turn whose-turn", text: "Choosing Party Leaders" }),
       );
     }
     return h(
       "div",
-      { class: "slay-status" },
-      h("span", { class: "slay-turn-number", text: `Turn ${view.turn}` }),
-      h("span", { class: `slay-turn${yours ? " mine" : ""} seat-${view.current % 6}`, text: turn }),
+      { class: "slay-status status-strip" },
+      h("span", { class: "slay-turn-number pill big", text: `Turn ${view.turn}` }),
+      h("span", { class: `slay-turn whose-turn${yours ? " mine" : ""} seat-${view.current % 6}`, text: turn }),
       over
         ? null
         : h(
@@ -305,7 +305,7 @@ class Board {
     const view = this.view;
     const d = this.decision;
     const asked = Boolean(d) && this.legal.length > 0;
-    const classes = ["slay-decision"];
+    const classes = ["slay-decision", "decision-box"];
     if (asked) classes.push("asked");
     if (d) classes.push(`kind-${String(d.kind).replace(/[^a-z_-]/gi, "")}`);
     const modifier = d && d.kind === "modifier";
@@ -323,13 +323,13 @@ class Board {
     return h(
       "section",
       { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
-      h("p", { class: `slay-question${view.result ? " slay-result" : ""}`, text: this.question(asked) }),
+      h("p", { class: `slay-question question${view.result ? " slay-result ending" : ""}`, text: this.question(asked) }),
       d && d.kind === "challenge" && d.card ? this.cardEl(d.card, { small: true, onto: d.onto }) : null,
       this.inPlay(),
       rolls,
       d && d.looking_at ? this.lookingAt(d.looking_at) : null,
-      buttons.length ? h("div", { class: "slay-choices" }, buttons) : null,
-      !view.result && d && !asked ? h("p", { class: "slay-waiting", text: this.waitingFor() }) : null,
+      buttons.length ? h("div", { class: "slay-choices choices" }, buttons) : null,
+      !view.result && d && !asked ? h("p", { class: "slay-waiting waiting", text: this.waitingFor() }) : null,
     );
   }
 
@@ -490,7 +490,7 @@ class Board {
           here.length
             ? h(
                 "div",
-                { class: "slay-roll-mods" },
+                { class: "slay-roll-mods choices" },
                 here.map((entry) => this.modifierButton(entry, roll, rolls, index)),
               )
             : null,
@@ -513,7 +513,7 @@ class Board {
         h(
           "span",
           {
-            class: `slay-aim${target.seat !== null ? ` seat-${target.seat % 6}` : ""}`,
+            class: `slay-aim seat-chip${target.seat !== null ? ` seat-${target.seat % 6}` : ""}`,
             dataset: target.card ? { aim: String(target.card.id) } : {},
           },
           target.seat !== null ? h("span", { class: "seat-swatch" }) : null,
@@ -595,10 +595,10 @@ class Board {
       { class: "slay-monsters", "aria-label": "Monsters" },
       h(
         "h3",
-        { class: "slay-heading" },
+        { class: "slay-heading board-heading" },
         "Monsters ",
         h("span", {
-          class: "slay-count",
+          class: "slay-count heading-count",
           text: `${plural(view.monster_deck || 0, "card")} in the Monster deck`,
         }),
       ),
@@ -616,11 +616,11 @@ class Board {
     return h(
       "article",
       {
-        class: `slay-monster${slain ? " slain" : ""}`,
+        class: `slay-monster card${slain ? " slain" : ""}`,
         "aria-label": monster.name,
         dataset: { monster: String(monster.id) },
       },
-      h("header", { class: "slay-card-name", text: monster.name }),
+      h("header", { class: "slay-card-name card-name", text: monster.name }),
       slain
         ? null
         : [
@@ -660,7 +660,7 @@ class Board {
     return h(
       "article",
       {
-        class: `slay-card kind-${kind.replace(/[^a-z_]/g, "")}${small ? " small" : ""}`,
+        class: `slay-card card kind-${kind.replace(/[^a-z_]/g, "")}${small ? " small" : ""}`,
         "aria-label": card.name,
         dataset: { card: String(card.id) },
       },
@@ -668,13 +668,13 @@ class Board {
         "header",
         { class: "slay-card-head" },
         h("span", { class: "slay-kind", text: KIND_NAMES[kind] || kind }),
-        card.class ? h("span", { class: "slay-class", text: card.class }) : null,
+        card.class ? h("span", { class: "slay-class tag", text: card.class }) : null,
         card.roll
           ? h("span", { class: "slay-need-roll", title: "roll needed for its effect", text: `${card.roll}+` })
           : null,
       ),
-      h("div", { class: "slay-card-name", text: card.name }),
-      card.text ? h("p", { class: "slay-card-text", text: card.text }) : null,
+      h("div", { class: "slay-card-name card-name", text: card.name }),
+      card.text ? h("p", { class: "slay-card-text card-text", text: card.text }) : null,
       onto ? h("p", { class: "slay-small", text: `onto ${onto.name}` }) : null,
     );
   }
@@ -685,15 +685,15 @@ class Board {
     const marks = [];
     if (hero.bonus) {
       const why = "added to its rolls before any Modifier (Leader, slain Monsters, Item, boosts)";
-      marks.push(h("span", { class: "slay-mark bonus", title: why, text: `${signed(hero.bonus)} on its rolls` }));
+      marks.push(h("span", { class: "slay-mark tag bonus", title: why, text: `${signed(hero.bonus)} on its rolls` }));
     }
     if (hero.warded) {
       const why = "cannot be destroyed, stolen or returned until its warder's next turn";
-      marks.push(h("span", { class: "slay-mark warded", title: why, text: "warded" }));
+      marks.push(h("span", { class: "slay-mark tag warded", title: why, text: "warded" }));
     }
     if (hero.rolled) {
       const why = "rolled for already this turn";
-      marks.push(h("span", { class: "slay-mark rolled", title: why, text: "rolled this turn" }));
+      marks.push(h("span", { class: "slay-mark tag rolled", title: why, text: "rolled this turn" }));
     }
     const aimed = this.aimedMark(hero);
     if (aimed) marks.push(aimed);
@@ -713,9 +713,9 @@ class Board {
         dataset: { card: String(item.id) },
       },
       h("span", { class: "slay-kind", text: KIND_NAMES[item.kind] || "Item" }),
-      h("span", { class: "slay-item-name", text: item.name }),
+      h("span", { class: "slay-item-name card-name", text: item.name }),
       this.aimedMark(item),
-      h("span", { class: "slay-card-text", text: item.text }),
+      h("span", { class: "slay-card-text card-text", text: item.text }),
     );
   }
 
@@ -726,7 +726,7 @@ class Board {
     const hero = this.cardsById.get(aim.hero);
     const roll = `${this.name(aim.seat)}'s roll${hero ? ` for ${hero.name}` : ""}`;
     return h("span", {
-      class: "slay-mark aimed",
+      class: "slay-mark tag aimed",
       title: `named as a target of ${roll}, before its Modifier window`,
       text: "targeted",
     });
@@ -740,12 +740,12 @@ class Board {
     if (!me || !Array.isArray(me.hand)) return null;
     return h(
       "section",
-      { class: `slay-hand seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
+      { class: `slay-hand well seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
       h(
         "h3",
-        { class: "slay-heading" },
+        { class: "slay-heading board-heading" },
         "Your hand ",
-        h("span", { class: "slay-count", text: plural(me.hand.length, "card") }),
+        h("span", { class: "slay-count heading-count", text: plural(me.hand.length, "card") }),
       ),
       me.hand.length
         ? h(
@@ -772,7 +772,7 @@ class Board {
     const seat = entry.seat;
     const own = seat === this.ctx.seat;
     const winners = (view.result && view.result.winners) || [];
-    const classes = ["slay-party", `seat-${seat % 6}`];
+    const classes = ["slay-party", "seat-panel", `seat-${seat % 6}`];
     if (seat === view.current && !view.result) classes.push("current");
     if (this.decision && this.decision.seat === seat) classes.push("deciding");
     if (own) classes.push("mine");
@@ -791,11 +791,11 @@ class Board {
         "header",
         { class: "slay-party-head" },
         h("span", { class: "seat-swatch" }),
-        h("span", { class: "slay-party-name", text: this.name(seat) }),
+        h("span", { class: "slay-party-name seat-panel-name", text: this.name(seat) }),
         own ? h("span", { class: "you-tag", text: "you" }) : null,
         winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
         this.decision && this.decision.seat === seat && !view.result
-          ? h("span", { class: "slay-deciding", text: "deciding…" })
+          ? h("span", { class: "slay-deciding deciding-tag", text: "deciding…" })
           : null,
         h("span", {
           class: "slay-hand-size",
@@ -852,15 +852,15 @@ class Board {
   leaderEl(leader, own) {
     const node = h(
       "div",
-      { class: "slay-leader", "aria-label": `Party Leader ${leader.name}` },
+      { class: "slay-leader card", "aria-label": `Party Leader ${leader.name}` },
       h(
         "header",
         { class: "slay-card-head" },
         h("span", { class: "slay-kind", text: "Party Leader" }),
-        h("span", { class: "slay-class", text: leader.class }),
+        h("span", { class: "slay-class tag", text: leader.class }),
       ),
-      h("div", { class: "slay-card-name", text: leader.name }),
-      h("p", { class: "slay-card-text", text: leader.skill }),
+      h("div", { class: "slay-card-name card-name", text: leader.name }),
+      h("p", { class: "slay-card-text card-text", text: leader.skill }),
     );
     // A seat's skills are numbered from 1 as its Party lists them: skill:1 is the Leader's,
     // skill:2 the first slain Monster's.
@@ -893,9 +893,9 @@ class Board {
         { class: "slay-discard" },
         h(
           "h3",
-          { class: "slay-heading" },
+          { class: "slay-heading board-heading" },
           "Discard pile ",
-          h("span", { class: "slay-count", text: plural(discard.length, "card") }),
+          h("span", { class: "slay-count heading-count", text: plural(discard.length, "card") }),
         ),
         shown.length
           ? h(
@@ -931,6 +931,6 @@ function listText(items) {
 
 function odds(entry) {
   const text = oddsText(entry.odds);
-  return text ? h("span", { class: "slay-odds", text }) : null;
+  return text ? h("span", { class: "slay-odds odds", text }) : null;
 }
 

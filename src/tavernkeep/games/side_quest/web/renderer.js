@@ -65,7 +65,7 @@ export function render(container, view, ctx) {
   const heroes = board.heroPanels();
   const offer = board.offer();
   const decision = board.decisionBox();
-  replace(container, h("div", { class: "sq" }, board.status(), decision, offer, row, boss, heroes, board.piles()));
+  replace(container, h("div", { class: "sq board" }, board.status(), decision, offer, row, boss, heroes, board.piles()));
 }
 
 // -- small words ------------------------------------------------------------------------
@@ -170,7 +170,7 @@ class Board {
       "span",
       { class: `sq-act${cls ? ` ${cls}` : ""}` },
       h("span", { class: "sq-act-text", text }),
-      oddsText(entry.odds) ? h("span", { class: "sq-odds", text: oddsText(entry.odds) }) : null,
+      oddsText(entry.odds) ? h("span", { class: "sq-odds odds", text: oddsText(entry.odds) }) : null,
     );
     return makeClickable(node, entry, this.ctx.onAction);
   }
@@ -181,7 +181,7 @@ class Board {
       "button",
       {
         type: "button",
-        class: `sq-choice playable${cls ? ` ${cls}` : ""}`,
+        class: `sq-choice choice playable${cls ? ` ${cls}` : ""}`,
         title: entry.label || entry.action,
         dataset: { action: entry.action },
         onclick: (event) => {
@@ -190,8 +190,8 @@ class Board {
         },
       },
       entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
-      h("span", { class: "sq-choice-label", text: text || entry.label || entry.action }),
-      oddsText(entry.odds) ? h("span", { class: "sq-odds", text: oddsText(entry.odds) }) : null,
+      h("span", { class: "sq-choice-label choice-label", text: text || entry.label || entry.action }),
+      oddsText(entry.odds) ? h("span", { class: "sq-odds odds", text: oddsText(entry.odds) }) : null,
     );
   }
 
@@ -214,18 +214,18 @@ class Board {
     const late = limit && Number(view.turn) >= limit - 1;
     return h(
       "div",
-      { class: "sq-status" },
+      { class: "sq-status status-strip" },
       h("span", { class: "sq-scenario", text: view.scenario || "" }),
-      h("span", { class: `sq-level${view.boss ? " boss" : ""}`, text: `Level ${view.level}${view.boss ? " · the Boss" : ""}` }),
+      h("span", { class: `sq-level pill${view.boss ? " boss" : ""}`, text: `Level ${view.level}${view.boss ? " · the Boss" : ""}` }),
       h("span", {
-        class: `sq-turn-no${late ? " late" : ""}`,
+        class: `sq-turn-no pill${late ? " late" : ""}`,
         title: "game turns of this level, and the limit before the heroes lose",
         text: `Turn ${view.turn} / ${view.turn_limit}`, // the view never counts past the limit
       }),
       Number.isInteger(view.leader)
-        ? h("span", { class: `sq-leader seat-${view.leader % 6}` }, h("span", { class: "seat-swatch" }), `Leader: ${this.heroName(view.leader)}`)
+        ? h("span", { class: `sq-leader pill seat-${view.leader % 6}` }, h("span", { class: "seat-swatch" }), `Leader: ${this.heroName(view.leader)}`)
         : null,
-      turn ? h("span", { class: `sq-whose${mine ? " mine" : ""}`, text: turn }) : null,
+      turn ? h("span", { class: `sq-whose pill${mine ? " mine" : ""}`, text: turn }) : null,
       current !== null && current !== undefined && !over ? this.actionPips(view.actions) : null,
       current !== null && current !== undefined && !over && view.looted
         ? h("span", { class: "sq-looted", title: "one Loot action a turn", text: "looted this turn" })
@@ -237,7 +237,7 @@ class Board {
     const left = Math.max(0, Number(actions) || 0);
     return h(
       "span",
-      { class: "sq-actions-left", title: `${plural(left, "action")} left this turn`, dataset: { actions: String(left) } },
+      { class: "sq-actions-left pill", title: `${plural(left, "action")} left this turn`, dataset: { actions: String(left) } },
       Array.from({ length: left }, () => h("span", { class: "sq-pip", "aria-hidden": "true", text: "◆" })),
       h("span", { class: "sq-actions-text", text: `${plural(left, "action")} left` }),
     );
@@ -248,7 +248,7 @@ class Board {
   decisionBox() {
     const view = this.view;
     const d = this.decision;
-    const classes = ["sq-decision"];
+    const classes = ["sq-decision", "decision-box"];
     if (this.asked) classes.push("asked");
     if (d) classes.push(`kind-${String(d.kind).replace(/[^a-z_-]/gi, "")}`);
     if (view.result) classes.push(view.result.won ? "won" : "lost");
@@ -257,10 +257,10 @@ class Board {
     return h(
       "section",
       { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
-      h("p", { class: "sq-question", text: this.question() }),
+      h("p", { class: "sq-question question", text: this.question() }),
       detail,
-      rest.length ? h("div", { class: "sq-choices" }, rest.map((e) => this.button(e))) : null,
-      !view.result && d && !this.asked ? h("p", { class: "sq-waiting", text: `Waiting for ${this.heroName(d.seat)} (${this.playerName(d.seat)})…` }) : null,
+      rest.length ? h("div", { class: "sq-choices choices" }, rest.map((e) => this.button(e))) : null,
+      !view.result && d && !this.asked ? h("p", { class: "sq-waiting waiting", text: `Waiting for ${this.heroName(d.seat)} (${this.playerName(d.seat)})…` }) : null,
     );
   }
 
@@ -369,7 +369,7 @@ class Board {
       return h(
         "section",
         { class: "sq-offer", "aria-label": "Heroes to choose from" },
-        h("h3", { class: "sq-heading", text: "Heroes" }),
+        h("h3", { class: "sq-heading board-heading", text: "Heroes" }),
         h(
           "div",
           { class: "sq-offer-list" },
@@ -377,9 +377,9 @@ class Board {
             const match = /^Play (.*?): (.*)$/s.exec(entry.label || "");
             const node = h(
               "article",
-              { class: "sq-card sq-k-hero", dataset: { hero: String(entry.args[0]) } },
+              { class: "sq-card card sq-k-hero", dataset: { hero: String(entry.args[0]) } },
               h("header", { class: "sq-card-name", text: match ? match[1] : entry.label }),
-              match ? h("p", { class: "sq-card-text", text: match[2] }) : null,
+              match ? h("p", { class: "sq-card-text card-text", text: match[2] }) : null,
             );
             return makeClickable(node, entry, this.ctx.onAction);
           }),
@@ -391,7 +391,7 @@ class Board {
       return h(
         "section",
         { class: "sq-offer", "aria-label": "Basic weapons to choose from" },
-        h("h3", { class: "sq-heading", text: "Basic weapons" }),
+        h("h3", { class: "sq-heading board-heading", text: "Basic weapons" }),
         h(
           "div",
           { class: "sq-offer-list" },
@@ -409,7 +409,7 @@ class Board {
         { class: "sq-offer", "aria-label": "Ways to hold the weapons" },
         h(
           "div",
-          { class: "sq-choices" },
+          { class: "sq-choices choices" },
           this.take((e) => e.kind === "equip").map((e) => this.button(e, { text: e.label || e.action, cls: "sq-equip" })),
         ),
       );
@@ -424,7 +424,7 @@ class Board {
     return h(
       "section",
       { class: "sq-dungeon", "aria-label": "The dungeon row" },
-      h("h3", { class: "sq-heading" }, "The dungeon ", h("span", { class: "sq-count", text: `${plural(locations.length, "Location")}, left to right` })),
+      h("h3", { class: "sq-heading board-heading" }, "The dungeon ", h("span", { class: "sq-count heading-count", text: `${plural(locations.length, "Location")}, left to right` })),
       h("div", { class: "sq-row", style: `--locs: ${Math.max(1, locations.length)}` }, locations.map((loc) => this.locationEl(loc))),
     );
   }
@@ -501,7 +501,7 @@ class Board {
       h("span", { class: "seat-swatch" }),
       h("span", { class: "sq-token-name", text: this.heroName(seat) }),
       hearts(hero.health),
-      hero.stunned ? h("span", { class: "sq-tag stunned", text: "stunned" }) : null,
+      hero.stunned ? h("span", { class: "sq-tag tag stunned", text: "stunned" }) : null,
     );
     // The hero's panel below claims these; the token on the row offers them too.
     const acts = this.legal.filter((e) => this.onHero(e, seat));
@@ -513,7 +513,7 @@ class Board {
 
   cardEl(card, { held = null } = {}) {
     const kind = card.kind;
-    const classes = ["sq-card", `sq-k-${kind}`];
+    const classes = ["sq-card", "card", `sq-k-${kind}`];
     if (card.stunned) classes.push("stunned");
     if (held === "equipped") classes.push("equipped");
     const body = [];
@@ -536,11 +536,11 @@ class Board {
         "header",
         { class: "sq-card-head" },
         h("span", { class: "sq-card-kind", text: KIND_NAMES[kind] || kind }),
-        card.tier ? h("span", { class: `sq-tier ${card.tier}`, text: card.tier }) : null,
-        kind === "item" && card.consumed ? h("span", { class: "sq-tier", text: "one use" }) : null,
-        held === "equipped" ? h("span", { class: "sq-tag in-hand", text: "in hand" }) : null,
-        held === "carried" ? h("span", { class: "sq-tag carried", text: "carried" }) : null,
-        card.stunned ? h("span", { class: "sq-tag stunned", text: "stunned" }) : null,
+        card.tier ? h("span", { class: `sq-tier tag ${card.tier}`, text: card.tier }) : null,
+        kind === "item" && card.consumed ? h("span", { class: "sq-tier tag", text: "one use" }) : null,
+        held === "equipped" ? h("span", { class: "sq-tag tag in-hand", text: "in hand" }) : null,
+        held === "carried" ? h("span", { class: "sq-tag tag carried", text: "carried" }) : null,
+        card.stunned ? h("span", { class: "sq-tag tag stunned", text: "stunned" }) : null,
       ),
       h("span", { class: "sq-card-name", text: card.name }),
       body,
@@ -551,7 +551,7 @@ class Board {
             text: card.ability_text ? `${card.ability.replace(/_/g, " ")}: ${card.ability_text}` : card.ability.replace(/_/g, " "),
           })
         : null,
-      text ? h("p", { class: "sq-card-text", text }) : null,
+      text ? h("p", { class: "sq-card-text card-text", text }) : null,
     );
   }
 
@@ -612,7 +612,7 @@ class Board {
     return h(
       "section",
       { class: "sq-boss", "aria-label": "The Boss" },
-      h("h3", { class: "sq-heading" }, "The Boss ", h("span", { class: "sq-count", text: where ? `at ${this.locationName(where.index)}` : "at the bottom of the Dungeon deck" })),
+      h("h3", { class: "sq-heading board-heading" }, "The Boss ", h("span", { class: "sq-count heading-count", text: where ? `at ${this.locationName(where.index)}` : "at the bottom of the Dungeon deck" })),
       h(
         "div",
         { class: "sq-boss-body" },
@@ -649,7 +649,7 @@ class Board {
     const own = seat === this.ctx.seat;
     const current = seat === view.current && !view.result;
     const d = this.decision;
-    const classes = ["sq-hero", `seat-${seat % 6}`];
+    const classes = ["sq-hero", "seat-panel", `seat-${seat % 6}`];
     if (own) classes.push("mine");
     if (current) classes.push("current");
     if (d && d.seat === seat && !view.result) classes.push("deciding");
@@ -670,13 +670,13 @@ class Board {
         "header",
         { class: "sq-hero-head" },
         h("span", { class: "seat-swatch" }),
-        h("span", { class: "sq-hero-name", text: hero.hero || this.playerName(seat) }),
+        h("span", { class: "sq-hero-name seat-panel-name", text: hero.hero || this.playerName(seat) }),
         hero.hero ? h("span", { class: "sq-player", text: this.playerName(seat) }) : null,
         own ? h("span", { class: "you-tag", text: "you" }) : null,
-        seat === view.leader && !view.result ? h("span", { class: "sq-tag leader", text: "Leader" }) : null,
-        current ? h("span", { class: "sq-tag turn", text: own ? "your turn" : "their turn" }) : null,
-        hero.stunned ? h("span", { class: "sq-tag stunned", text: "stunned" }) : null,
-        hero.overburdened ? h("span", { class: "sq-tag overburdened", title: "over a limit: cannot Move until it drops something", text: "overburdened" }) : null,
+        seat === view.leader && !view.result ? h("span", { class: "sq-tag tag leader", text: "Leader" }) : null,
+        current ? h("span", { class: "sq-tag tag turn", text: own ? "your turn" : "their turn" }) : null,
+        hero.stunned ? h("span", { class: "sq-tag tag stunned", text: "stunned" }) : null,
+        hero.overburdened ? h("span", { class: "sq-tag tag overburdened", title: "over a limit: cannot Move until it drops something", text: "overburdened" }) : null,
       ),
       h(
         "div",
@@ -690,8 +690,8 @@ class Board {
         ? h(
             "div",
             { class: "sq-limits" },
-            h("span", { class: `sq-limit${hero.item_limit !== null && carried > hero.item_limit ? " over" : ""}`, dataset: { limit: "items" }, text: `Items ${carried} / ${hero.item_limit ?? "?"}` }),
-            h("span", { class: `sq-limit${hero.spell_limit !== null && spells > hero.spell_limit ? " over" : ""}`, dataset: { limit: "spells" }, text: `Spells ${spells} / ${hero.spell_limit ?? "?"}` }),
+            h("span", { class: `sq-limit tag${hero.item_limit !== null && carried > hero.item_limit ? " over" : ""}`, dataset: { limit: "items" }, text: `Items ${carried} / ${hero.item_limit ?? "?"}` }),
+            h("span", { class: `sq-limit tag${hero.spell_limit !== null && spells > hero.spell_limit ? " over" : ""}`, dataset: { limit: "spells" }, text: `Spells ${spells} / ${hero.spell_limit ?? "?"}` }),
           )
         : null,
       h(

@@ -73,7 +73,7 @@ function arrayValue(list, ctx, players, depth, key) {
     return seatTable(list, ctx, players, depth);
   }
   if (list.every(isPlain)) {
-    return h("ul", { class: "chips" }, list.map((v) => h("li", {}, value(v, ctx, players, depth, key))));
+    return h("ul", { class: "chips chip-row" }, list.map((v) => h("li", {}, value(v, ctx, players, depth, key))));
   }
   if (list.every(isRecord)) return recordTable(list, ctx, players, depth);
   return h(
