@@ -466,14 +466,7 @@ class Room:
     def broadcast_seats(self, skip: Connection | None = None) -> None:
         """Tell every connection (but `skip`) who is at the table now: a few hundred
         bytes, where a whole state to every connection for every join cost thousands."""
-        message = json.dumps({"type": "seats", "seats": self.seats_summary()})
-        for conn in list(self.connections):
-            if conn is skip:
-                continue
-            if conn.outbox.qsize() > MAX_OUTBOX:
-                self.drop(conn)
-                continue
-            conn.outbox.put_nowait(message)
+        self.send_all(json.dumps({"type": "seats", "seats": self.seats_summary()}), skip)
 
     def resync(self) -> None:
         """Send every page the table again, after it went back (a decision taken back):
@@ -489,8 +482,14 @@ class Room:
 
     def broadcast_chat(self, line: ChatLine) -> None:
         """Tell every connection, spectators too, a new line of the chat."""
-        message = json.dumps({"type": "chat", "line": line.to_json()})
+        self.send_all(json.dumps({"type": "chat", "line": line.to_json()}))
+
+    def send_all(self, message: str, skip: Connection | None = None) -> None:
+        """Queue one message, the same for every seat, on every connection but `skip`; a
+        connection that stopped reading is dropped rather than queued for without bound."""
         for conn in list(self.connections):
+            if conn is skip:
+                continue
             if conn.outbox.qsize() > MAX_OUTBOX:
                 self.drop(conn)
                 continue
@@ -1188,9 +1187,7 @@ class Tavern:
             rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
         old = self.rooms.get(table_id)
         if old is not None:
-            message = json.dumps({"type": "rematch", "table": rematch_id})
-            for conn in list(old.connections):
-                conn.outbox.put_nowait(message)
+            old.send_all(json.dumps({"type": "rematch", "table": rematch_id}))
         return rematch_id
 
     async def check_seat(self, stored: StoredTable, seat: object, token: object) -> None:
