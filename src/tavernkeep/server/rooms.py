@@ -86,6 +86,17 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def is_secret(stored_hash: str | None, secret: object) -> bool:
+    """Whether `secret`, as a stranger sent it, is the one whose hash is stored: text of
+    at most 100 characters, compared in constant time."""
+    return (
+        isinstance(secret, str)
+        and 0 < len(secret) <= 100
+        and stored_hash is not None
+        and hmac.compare_digest(stored_hash, secret_hash(secret))
+    )
+
+
 def person_name(key: SeatKey, seat: int) -> str:
     """A person's seat as the table's notices name it: their name, else the seat's."""
     return key.name if key.name else seat_name(seat)
@@ -1194,26 +1205,13 @@ class Tavern:
         """IllegalAction unless `token` is the credential of `seat` at the stored table."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(stored.keys):
             raise IllegalAction("no such seat at this table")
-        key = stored.keys[seat]
-        if (
-            not isinstance(token, str)
-            or not token
-            or len(token) > 100
-            or key.credential_hash is None
-            or not hmac.compare_digest(key.credential_hash, secret_hash(token))
-        ):
+        if not is_secret(stored.keys[seat].credential_hash, token):
             raise IllegalAction("that seat token is not valid for this table")
 
     @staticmethod
     def check_host(stored: StoredTable, host: object) -> None:
         """IllegalAction unless `host` is the table's host key."""
-        if (
-            not isinstance(host, str)
-            or not host
-            or len(host) > 100
-            or stored.host_hash is None
-            or not hmac.compare_digest(stored.host_hash, secret_hash(host))
-        ):
+        if not is_secret(stored.host_hash, host):
             raise IllegalAction("that is not this table's host key")
 
     async def rename(self, room: Room, seat: int, raw: object, tell: bool = True) -> None:
