@@ -916,11 +916,7 @@ class Tavern:
         if filled:
             bots = ", ".join(seat_name(seat) for seat in filled)
             said = f"The host begins the game; {seats[filled[0]]} takes {bots}"
-        room = self.rooms.get(table_id)
-        count = room.chat_count if room is not None else stored.chat_count
-        line = ChatLine(count, None, None, said, time.time(), "notice")
-        if room is not None:
-            room.chat_count += 1
+        line = self.notice_line(table_id, said, stored.chat_count)
         if not await self.db(self.storage.start, table_id, seats, line):
             raise IllegalAction("the table is not waiting for players")
         room = self.rooms.get(table_id)
@@ -956,10 +952,7 @@ class Tavern:
                 room.game, record, self.agents_for(room.game, room.seats)
             )
             who = person_name(room.keys[seat], seat)
-            line = ChatLine(
-                room.chat_count, None, None, f"{who} took back: {label}", time.time(), "notice"
-            )
-            room.chat_count += 1
+            line = self.notice_line(room.id, f"{who} took back: {label}", 0)
             await self.db(self.storage.take_back, room.id, index, line)
             room.match = match
             room.log = events
@@ -985,20 +978,8 @@ class Tavern:
         if stored.keys[seat].device:
             raise IllegalAction(f"{seat_name(seat)} is played on the host's device")
         invite = new_secret()
-        # The table in memory, if any, takes the notice's index and the new key at once,
-        # so a line said meanwhile cannot take the same index.
-        room = self.rooms.get(table_id)
-        count = room.chat_count if room is not None else stored.chat_count
-        notice = ChatLine(
-            count,
-            None,
-            None,
-            f"The table's host handed {seat_name(seat)}'s seat to a new invite",
-            time.time(),
-            "notice",
-        )
-        if room is not None:
-            room.chat_count += 1
+        said = f"The table's host handed {seat_name(seat)}'s seat to a new invite"
+        notice = self.notice_line(table_id, said, stored.chat_count)
         await self.db(self.storage.reissue, table_id, seat, secret_hash(invite), notice)
         room = self.rooms.get(table_id)
         if room is not None:
@@ -1147,16 +1128,21 @@ class Tavern:
                 done.append(table_id)
         return done
 
+    def notice_line(self, table_id: str, text: str, stored_count: int) -> ChatLine:
+        """A notice for the table's log, at the next place in its chat: the table in
+        memory, if any, takes the place at once, so a line said while the notice is
+        written cannot take the same one; else `stored_count`, the lines storage holds."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            stored_count = room.chat_count
+            room.chat_count += 1
+        return ChatLine(stored_count, None, None, text, time.time(), "notice")
+
     async def notice(self, table_id: str, text: str) -> None:
         """Keep a notice in the table's log and tell everyone at it (chat.py)."""
         room = self.rooms.get(table_id)
-        if room is not None:
-            count = room.chat_count
-            room.chat_count += 1
-        else:
-            stored = await self.stored(table_id)
-            count = stored.chat_count if stored is not None else 0
-        line = ChatLine(count, None, None, text, time.time(), "notice")
+        stored = None if room is not None else await self.stored(table_id)
+        line = self.notice_line(table_id, text, stored.chat_count if stored is not None else 0)
         await self.db(self.storage.add_chat, table_id, line)
         if room is not None:
             room.chat.append(line)
