@@ -40,8 +40,13 @@ def test_a_name_given_with_the_join_reaches_everyone_and_outlives_a_restart(
                 assert seat_names(told) == ["Alice", None, None]
         summary = client.get(f"/api/tables/{tid}").json()
         assert seat_names(summary) == ["Alice", None, None]
+        # The lobby's list says who is at the table, for whoever looks for one to join.
+        (listed,) = client.get("/api/tables").json()
+        assert seat_names(listed) == ["Alice", None, None]
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         assert seat_names(client.get(f"/api/tables/{tid}").json()) == ["Alice", None, None]
+        (listed,) = client.get("/api/tables").json()
+        assert seat_names(listed) == ["Alice", None, None], "from storage, after a restart"
         with tk.join(client, tid) as watcher:
             assert seat_names(watcher.state or {}) == ["Alice", None, None]
 

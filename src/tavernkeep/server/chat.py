@@ -46,6 +46,7 @@ class ChatLine:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "index": self.index,
             "seat": self.seat,
             "name": self.name,
             "text": self.text,

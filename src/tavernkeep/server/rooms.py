@@ -766,6 +766,10 @@ class Tavern:
                     item["device"] = entry.devices[seat]
                     if seat in entry.open_seats:
                         item["open"] = True
+                    # The table in memory knows a name given since storage was read.
+                    name = room.keys[seat].name if room is not None else entry.names.get(seat)
+                    if name:
+                        item["name"] = name
                 seats.append(item)
             out.append(
                 {

@@ -207,6 +207,8 @@ class Listing:
     status: str = "playing"
     open_seats: list[int] = field(default_factory=list)
     """Seats left open that nobody has taken yet: a "Join" in the lobby takes the first."""
+    names: dict[int, str] = field(default_factory=dict)
+    """The names the seated people gave, by seat: whoever looks for a table sees who is at it."""
 
 
 @dataclass
@@ -722,6 +724,7 @@ class Storage:
             ids = [row.id for row in rows]
             devices: dict[str, set[int]] = {}
             free: dict[str, set[int]] = {}
+            names: dict[str, dict[int, str]] = {}
             if ids:
                 for key in conn.execute(
                     select(
@@ -730,8 +733,11 @@ class Storage:
                         seat_keys.c.device,
                         seat_keys.c.open_seat,
                         seat_keys.c.credential_hash,
+                        seat_keys.c.name,
                     ).where(seat_keys.c.table_id.in_(ids))
                 ):
+                    if key.name:
+                        names.setdefault(key.table_id, {})[key.seat] = key.name
                     if key.device:
                         devices.setdefault(key.table_id, set()).add(key.seat)
                     if key.open_seat and key.credential_hash is None:
@@ -752,6 +758,7 @@ class Storage:
                     created_at=row.created_at,
                     status=row.status,
                     open_seats=sorted(free.get(row.id, set())),
+                    names=names.get(row.id, {}),
                 )
             )
         return out

@@ -240,3 +240,61 @@ export function storedSeats(tableId) {
 export function inviteUrl(invite) {
   return new URL(String(invite || ""), location.origin).href;
 }
+
+// -- the person at this browser ------------------------------------------------------------
+// The name a person goes by is theirs, not a table's: one name for every table, offered
+// when they join one and editable wherever it shows. The server checks it (1-24 plain
+// characters); a page always sets it as text.
+
+const NAME_KEY = "tavernkeep:name";
+export const NAME_MAX = 24;
+
+/** The name this browser's person gave, or "" if none yet. */
+export function storedName() {
+  try {
+    return (localStorage.getItem(NAME_KEY) || "").slice(0, NAME_MAX);
+  } catch {
+    return "";
+  }
+}
+
+/** Keep the name for every table this browser joins ("" forgets it). */
+export function rememberName(name) {
+  try {
+    if (name) localStorage.setItem(NAME_KEY, name);
+    else localStorage.removeItem(NAME_KEY);
+  } catch {
+    // storage disabled: the name lasts as long as the page
+  }
+}
+
+/** "Bea (Player 2)" for a seat whose person gave a name, else "Player 2". `seats` are the
+ *  seat entries the server sent; a name there is plain text, set as text by `h`. */
+export function seatLabel(seat, seats) {
+  const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === seat) : null;
+  const name = entry && typeof entry.name === "string" ? entry.name : "";
+  return name ? `${name} (${playerName(seat)})` : playerName(seat);
+}
+
+// -- the tables this browser hosts -----------------------------------------------------------
+// Opening a table hands its creator the host key: it acts for no seat, only for the table
+// (hand a seat out again, start it with seats still open, close it). Kept like a credential.
+
+const HOST_PREFIX = "tavernkeep:host:";
+
+export function rememberHost(tableId, key) {
+  try {
+    localStorage.setItem(HOST_PREFIX + tableId, String(key));
+  } catch {
+    // private mode or full storage: the key is shown once and lost with the tab
+  }
+}
+
+/** The host key this browser holds for a table, or null. */
+export function storedHost(tableId) {
+  try {
+    return localStorage.getItem(HOST_PREFIX + tableId);
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,9 @@
 // The lobby: the games on the shelf, a form that opens a table, the invite links of a
-// table just opened, and the tables still being played. See server/PROTOCOL.md.
+// table just opened, and the tables still being played (or waiting for players to join).
+// See server/PROTOCOL.md.
 
 import {
+  NAME_MAX,
   agentLabel,
   api,
   copyText,
@@ -9,8 +11,11 @@ import {
   humanize,
   inviteUrl,
   playerName,
+  rememberHost,
+  rememberName,
   rememberSeat,
   replace,
+  storedName,
   storedSeats,
 } from "./dom.js";
 
@@ -18,12 +23,60 @@ const $ = (id) => document.getElementById(id);
 const TABLES_EVERY_MS = 4000;
 const MAX_SEED = 2n ** 63n - 1n;
 
+// The room's settings a creator may choose (server/settings.py), each select's entries
+// as [value, label, setting]. The first is the server's default: it is never sent, so a
+// table opened with the defaults sends no `settings` at all.
+const CLOCKS = [
+  ["off", "off", null],
+  ["real-3", "Real time: 3 min + 20 s a decision", { kind: "real_time", seconds: 180, increment: 20 }],
+  ["real-10", "Real time: 10 min + 30 s a decision", { kind: "real_time", seconds: 600, increment: 30 }],
+  ["turn-1", "Turn based: a day a decision", { kind: "turn_based", seconds: 86400 }],
+  ["turn-3", "Turn based: 3 days a decision", { kind: "turn_based", seconds: 3 * 86400 }],
+];
+const GRACES = [
+  ["120", "a bot plays for them after 2 minutes", 120],
+  ["30", "a bot plays for them after 30 seconds", 30],
+  ["600", "a bot plays for them after 10 minutes", 600],
+  ["wait", "wait for them", null],
+];
+const DEFAULT_STAND_IN = ""; // the select's value for "left to the server"
+
 const lobby = {
   games: [],
   seatChoices: [], // the seat selects' values, kept when the player count changes
   deviceChoices: [], // which person seats are played on this device (hot seat)
   tablesTimer: null,
+  joining: false, // a Join on its way: a second click must not take a second seat
+  joinError: "", // the last Join's failure, kept over the list's refreshes
 };
+
+// -- the person at this browser ------------------------------------------------------------
+
+/** The name as the server will keep it: trimmed, runs of spaces made one. */
+function cleanName(text) {
+  return String(text || "").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
+}
+
+/** The lobby's name field: every table joined from this browser offers the name kept here
+ *  (table.js reads it on joining), so it is saved as it is typed, not only on leaving the
+ *  field: a person who types it and opens a table at once is named there. */
+function setUpName() {
+  const input = $("my-name");
+  input.maxLength = NAME_MAX;
+  input.value = storedName();
+  input.addEventListener("input", () => rememberName(cleanName(input.value)));
+  const settle = () => {
+    const name = cleanName(input.value);
+    input.value = name;
+    rememberName(name);
+  };
+  input.addEventListener("change", settle);
+  input.addEventListener("blur", settle);
+  // A name changed on a table page (another tab) shows here too, unless being typed.
+  window.addEventListener("storage", () => {
+    if (document.activeElement !== input) input.value = storedName();
+  });
+}
 
 // -- games ------------------------------------------------------------------------------
 
@@ -138,6 +191,7 @@ function onGameChange() {
   );
   $("players-hint").textContent = game.players_note ? `Variant: ${game.players_note}.` : "";
   renderOptions(game);
+  renderStandIns(game);
   onPlayersChange();
   hideError($("create-error"));
 }
@@ -163,8 +217,17 @@ function onPlayersChange() {
   renderSeatRows(game, players);
 }
 
+/** A seat select's words for each of its values. */
+function seatChoiceLabel(choice) {
+  if (choice === "human") return "a person";
+  if (choice === "open") return "an open seat";
+  return agentLabel(choice);
+}
+
 function renderSeatRows(game, players) {
-  const choices = ["human", ...(game.bots || [])];
+  // "open": a person's seat nobody is sent a link for; whoever joins from the lobby
+  // takes it (sent as "human", its index in `open`).
+  const choices = ["human", "open", ...(game.bots || [])];
   const defaultBot = (game.bots || []).includes("bot:heuristic")
     ? "bot:heuristic"
     : (game.bots || [])[0] || "human";
@@ -187,10 +250,9 @@ function renderSeatRows(game, players) {
             renderSeatRows(game, players);
           },
         },
-        choices.map((c) =>
-          h("option", { value: c, text: c === "human" ? "a person" : agentLabel(c), selected: c === value }),
-        ),
+        choices.map((c) => h("option", { value: c, text: seatChoiceLabel(c), selected: c === value })),
       );
+      // An open seat is a stranger's, on their own device: never "on this device".
       const device =
         perSeat && value === "human"
           ? h(
@@ -219,16 +281,27 @@ function renderSeatRows(game, players) {
   renderPassAndPlay(game);
 }
 
-/** Competitive games: every person's seat on this device, or none. */
+/** Competitive games: every person's seat on this device, or none. An open seat is a
+ *  person's away from this device, so a table with one cannot be passed and played (the
+ *  server refuses it: one device would hold two hands against the joiner's). */
 function renderPassAndPlay(game) {
   const field = $("pass-and-play");
   field.hidden = game.kind !== "competitive";
+  const open = [...document.querySelectorAll("#seat-rows select")].some((s) => s.value === "open");
+  const box = $("pass-and-play-box");
+  if (open) box.checked = false;
+  box.disabled = open;
+  box.title = open ? "Not with an open seat: its person plays on a device of their own." : "";
 }
 
-/** The seats played on this device, as the server takes them. */
+/** The seats played on this device, as the server takes them. `seats` are the selects'
+ *  values: an open seat ("open") is nobody's here. */
 function readDevice(game, seats) {
   const people = seats.flatMap((spec, seat) => (spec === "human" ? [seat] : []));
-  if (game.kind === "competitive") return $("pass-and-play-box").checked ? people : [];
+  if (game.kind === "competitive") {
+    const box = $("pass-and-play-box");
+    return box.checked && !box.disabled ? people : [];
+  }
   return [...document.querySelectorAll("#seat-rows [data-device]")]
     .filter((box) => box.checked)
     .map((box) => Number(box.dataset.device))
@@ -331,6 +404,41 @@ function readOptions(game) {
   return out;
 }
 
+// -- the room's settings ----------------------------------------------------------------
+
+/** The clock and grace selects, once: they are the same for every game. */
+function setUpRoomSettings() {
+  replace($("clock"), CLOCKS.map(([value, label], i) => h("option", { value, text: label, selected: i === 0 })));
+  replace($("grace"), GRACES.map(([value, label], i) => h("option", { value, text: label, selected: i === 0 })));
+}
+
+/** The stand-in select lists the game's own bots; a choice still offered is kept. */
+function renderStandIns(game) {
+  const select = $("stand-in");
+  const kept = select.value;
+  const bots = game.bots || [];
+  replace(
+    select,
+    h("option", { value: DEFAULT_STAND_IN, text: "the search bot (default)" }),
+    bots.map((bot) => h("option", { value: bot, text: agentLabel(bot) })),
+  );
+  select.value = bots.includes(kept) ? kept : DEFAULT_STAND_IN;
+}
+
+/** The settings that differ from the server's defaults, or null when none does: a table
+ *  opened as it always was sends what it always sent. */
+function readSettings() {
+  const out = {};
+  const clock = CLOCKS.find(([value]) => value === $("clock").value);
+  if (clock && clock[2] !== null) out.clock = clock[2];
+  const grace = GRACES.find(([value]) => value === $("grace").value);
+  if (grace && grace !== GRACES[0]) out.grace_seconds = grace[2];
+  const standIn = $("stand-in").value;
+  if (standIn !== DEFAULT_STAND_IN) out.stand_in = standIn;
+  if ($("spectator-chat").checked) out.spectator_chat = true;
+  return Object.keys(out).length ? out : null;
+}
+
 /** The seed as its digits (a 63-bit seed does not fit a JavaScript number), or null. */
 function readSeed() {
   const text = $("seed").value.trim();
@@ -347,12 +455,22 @@ async function onSubmit(event) {
   const game = currentGame();
   if (!game) return;
   let body;
+  let open = [];
   try {
     const seed = readSeed();
-    const seats = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
-    const device = readDevice(game, seats);
-    // The seed goes in as its digits so that no precision is lost on the way.
-    body = JSON.stringify({ game: game.name, seats, options: readOptions(game), device, seed: 0 }).replace(
+    const chosen = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+    const device = readDevice(game, chosen);
+    // An open seat is a person's seat to the server, listed in `open`.
+    open = chosen.flatMap((spec, seat) => (spec === "open" ? [seat] : []));
+    const seats = chosen.map((spec) => (spec === "open" ? "human" : spec));
+    const settings = readSettings();
+    const fields = { game: game.name, seats, options: readOptions(game), device };
+    // Only what was chosen is sent: no open seats, no `open`; default settings, no `settings`.
+    if (open.length) fields.open = open;
+    if (settings) fields.settings = settings;
+    // The seed goes in as its digits so that no precision is lost on the way: it is the
+    // last key, so the placeholder is the end of the text.
+    body = JSON.stringify({ ...fields, seed: 0 }).replace(
       /"seed":0}$/,
       `"seed":${seed === null ? "null" : seed}}`,
     );
@@ -368,7 +486,7 @@ async function onSubmit(event) {
       body,
       headers: { Accept: "application/json", "Content-Type": "application/json" },
     });
-    showCreated(table, game);
+    showCreated(table, game, open);
     refreshTables();
   } catch (error) {
     showError($("create-error"), error.message);
@@ -379,12 +497,17 @@ async function onSubmit(event) {
 
 // -- a table just opened --------------------------------------------------------------------
 
-function showCreated(table, game) {
+/** `open`: the seats the form left open (the answer has neither invite nor credential
+ *  for them, as for a bot's). */
+function showCreated(table, game, open = []) {
   const seats = table.seats || [];
   // Only the seats played here are kept: another person's invite is theirs to open.
   for (const entry of seats) {
     if (entry.device && entry.token) rememberSeat(table.id, entry.seat, entry.token);
   }
+  // The host key is shown nowhere: the table page finds it here, for its host controls.
+  if (table.host) rememberHost(table.id, table.host);
+  const left = new Set(open);
   const spectate = new URL(table.spectate || `/table/${table.id}`, location.origin).href;
   const created = $("created");
   created.hidden = false;
@@ -399,16 +522,30 @@ function showCreated(table, game) {
           "Each link is one person's seat: the first browser to open it holds the seat, and the link is spent. Send each to its person alone; open your own here. The links are shown only now.",
         )
       : null,
+    left.size
+      ? h(
+          "p",
+          { class: "hint" },
+          "The lobby lists the table as looking for players: the game begins once every open seat is taken.",
+        )
+      : null,
     table.deal === "chosen"
       ? h("p", { class: "hint", text: "You chose the deal: every seat at the table is told so." })
       : null,
+    table.host
+      ? h(
+          "p",
+          { class: "hint" },
+          "You are this table's host: from the table page you can hand a seat out again, start with seats still open, or close the table.",
+        )
+      : null,
     linkRow("Spectators", spectate, h("a", { class: "button secondary", href: spectate, target: "_blank", rel: "noopener", text: "Watch" })),
-    seats.map((entry) => seatRow(table, entry)),
+    seats.map((entry) => seatRow(table, entry, left)),
   );
   created.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
-function seatRow(table, entry) {
+function seatRow(table, entry, left) {
   const name = playerName(entry.seat);
   if (entry.device) {
     const url = `/table/${encodeURIComponent(table.id)}#seat=${entry.seat}`;
@@ -418,6 +555,14 @@ function seatRow(table, entry) {
       h("span", { class: "link-label" }, h("span", { class: "seat-swatch" }), name),
       h("span", { class: "muted", text: "on this device" }),
       h("a", { class: "button primary", href: url, target: "_blank", rel: "noopener", text: `Play seat ${entry.seat + 1}` }),
+    );
+  }
+  if (!entry.invite && left.has(entry.seat)) {
+    return h(
+      "div",
+      { class: `link-row open seat-${entry.seat % 6}` },
+      h("span", { class: "link-label" }, h("span", { class: "seat-swatch" }), name),
+      h("span", { class: "muted", text: "open: whoever joins from the lobby takes it" }),
     );
   }
   if (!entry.invite) {
@@ -467,7 +612,9 @@ async function refreshTables() {
   clearTimeout(lobby.tablesTimer);
   try {
     const tables = await api("/api/tables");
-    hideError($("tables-error"));
+    // A Join that failed is still said after the list it was pressed in is redrawn.
+    if (lobby.joinError) showError($("tables-error"), lobby.joinError);
+    else hideError($("tables-error"));
     renderTables(Array.isArray(tables) ? tables : []);
   } catch (error) {
     showError($("tables-error"), `Could not list the tables: ${error.message}`);
@@ -488,39 +635,39 @@ function tableItem(table) {
   const stored = storedSeats(table.id);
   const mine = Object.keys(stored.credentials).sort((a, b) => Number(a) - Number(b));
   const watch = `/table/${encodeURIComponent(table.id)}#watch`;
+  const waiting = table.status === "waiting";
+  const left = Number(table.open_seats) || 0;
   return h(
     "li",
-    { class: "table-item" },
+    { class: `table-item${waiting ? " looking" : ""}` },
     h(
       "div",
       { class: "table-item-head" },
       h("strong", { text: table.title || table.game }),
       h("code", { class: "muted", text: table.id }),
       h("span", { class: "muted", text: `${moves(table.actions)} · ${ago(table.created_at)}` }),
+      waiting
+        ? h("span", {
+            class: "badge looking",
+            text: `Looking for players · ${left} open seat${left === 1 ? "" : "s"}`,
+          })
+        : null,
     ),
-    h(
-      "ul",
-      { class: "seat-chips chip-row" },
-      (table.seats || []).map((seat) =>
-        h(
-          "li",
-          {
-            class: `seat-chip seat-${seat.seat % 6}${seat.agent === "human" ? (seat.connected ? " here" : " away") : " bot"}`,
-            title:
-              seat.agent === "human"
-                ? `a person, ${seat.connected ? "here" : "not here"}${seat.device ? ", on the host's device" : ""}`
-                : agentLabel(seat.agent),
-          },
-          h("span", { class: "seat-swatch" }),
-          seat.agent === "human" ? (seat.connected ? "● " : "○ ") : "⚙ ",
-          playerName(seat.seat),
-        ),
-      ),
-    ),
+    h("ul", { class: "seat-chips chip-row" }, (table.seats || []).map(seatChip)),
     h(
       "div",
       { class: "table-item-links" },
       h("a", { class: "button secondary", href: watch, text: "Watch" }),
+      // A seat of one's own here already: going back to it is the way in, not a second seat.
+      waiting && mine.length === 0
+        ? h("button", {
+            type: "button",
+            class: "button primary",
+            text: "Join",
+            disabled: lobby.joining,
+            onclick: (event) => joinTable(table.id, event.currentTarget),
+          })
+        : null,
       mine.map((seat) =>
         h("a", {
           class: "button primary",
@@ -530,6 +677,54 @@ function tableItem(table) {
       ),
     ),
   );
+}
+
+/** A seat of a listed table: a bot, a person here or away, or a chair left open. A name
+ *  is the person's own words, set as text. */
+function seatChip(seat) {
+  const person = seat.agent === "human";
+  const open = person && seat.open === true;
+  const name = person && !open && typeof seat.name === "string" && seat.name ? seat.name : "";
+  let state = " bot";
+  if (open) state = " open";
+  else if (person) state = seat.connected ? " here" : " away";
+  let title = agentLabel(seat.agent);
+  if (open) title = "an open seat";
+  else if (person) {
+    title = `a person, ${seat.connected ? "here" : "not here"}${seat.device ? ", on the host's device" : ""}`;
+  }
+  let mark = "⚙ ";
+  if (open) mark = "◌ ";
+  else if (person) mark = seat.connected ? "● " : "○ ";
+  return h(
+    "li",
+    { class: `seat-chip seat-${seat.seat % 6}${state}`, title },
+    h("span", { class: "seat-swatch" }),
+    mark,
+    playerName(seat.seat),
+    name ? h("span", { class: "seat-chip-name", text: ` · ${name}` }) : null,
+    open ? h("span", { class: "seat-chip-name", text: " · open" }) : null,
+  );
+}
+
+/** Take the first open seat of a waiting table: its credential is kept like a claimed
+ *  invite's, and the table page takes the seat from the address. */
+async function joinTable(tableId, button) {
+  if (lobby.joining) return;
+  lobby.joining = true;
+  lobby.joinError = "";
+  hideError($("tables-error"));
+  if (button) button.disabled = true;
+  try {
+    const joined = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST" });
+    rememberSeat(tableId, joined.seat, joined.token, { last: true });
+    location.assign(`/table/${encodeURIComponent(tableId)}#seat=${joined.seat}`);
+  } catch (error) {
+    lobby.joinError = `Could not join table ${tableId}: ${error.message}`;
+    showError($("tables-error"), lobby.joinError);
+    lobby.joining = false;
+    refreshTables();
+  }
 }
 
 function moves(count) {
@@ -561,6 +756,8 @@ function hideError(node) {
 // -- start ----------------------------------------------------------------------------------
 
 function start() {
+  setUpName();
+  setUpRoomSettings();
   $("game").addEventListener("change", () => {
     lobby.seatChoices = [];
     lobby.deviceChoices = [];
@@ -572,6 +769,13 @@ function start() {
   $("create-form").addEventListener("submit", onSubmit);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) refreshTables();
+  });
+  // Back from a table joined here: the page may come back as it was left, mid-Join.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    lobby.joining = false;
+    $("my-name").value = storedName();
+    refreshTables();
   });
   loadGames();
   refreshTables();

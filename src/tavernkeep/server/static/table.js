@@ -6,14 +6,20 @@
 import {
   agentLabel,
   api,
+  copyText,
   forgetSeat,
   h,
   humanize,
   oddsText,
   playerName,
+  rememberHost,
   rememberLast,
+  rememberName,
   rememberSeat,
   replace,
+  seatLabel,
+  storedHost,
+  storedName,
   storedSeats,
 } from "./dom.js";
 import { DiceTray, dieFace } from "./dice.js";
@@ -29,6 +35,9 @@ const LOG_KEEP = 600;
 // With this many messages waiting, the table is catching up (a slow tab, a burst of bot
 // moves): dice land at once instead of tumbling, so the board is never far behind.
 const CATCH_UP_AT = 6;
+const CHAT_KEEP = 300;
+// A running clock under this many seconds is drawn as urgent.
+const CLOCK_LOW_S = 30;
 
 const app = {
   identity: null, // {seat, token} to act for a seat, null to watch
@@ -49,6 +58,14 @@ const app = {
   renderer: generic,
   gamesMeta: null,
   kind: null, // competitive, cooperative or solo, from the lobby API
+  host: null, // the table's host key, if this browser opened the table
+  welcomes: 0, // welcomes shown on this page: after the first, the table was sent again
+  chatShown: new Set(), // indices of the chat lines shown, so a resent table adds only news
+  noticesLogged: [], // the notices this page put in its log, in order
+  seatsAt: 0, // performance.now() when the seats (and their clocks) last came
+  clockTimer: null,
+  rematch: null, // the rematch's table id, once one is open
+  reissued: null, // {seat, url}: the invite the host just made, shown until replaced
 };
 
 const tray = new DiceTray($("dice-tray"));
@@ -146,6 +163,9 @@ function connect() {
     const join = app.identity
       ? { type: "join", seat: app.identity.seat, token: app.identity.token }
       : { type: "join" };
+    // The name goes with the join, so the seat is named before anyone sees it.
+    const name = storedName();
+    if (name) join.name = name;
     ws.send(JSON.stringify(join));
     setStatus("connecting", "joining…");
   });
@@ -216,7 +236,14 @@ function onMessage(raw) {
     app.welcomed = true;
     app.backoff = BACKOFF_FIRST_MS;
     enqueue(message);
-  } else if (message.type === "events" || message.type === "state" || message.type === "seats") {
+  } else if (message.type === "undone") {
+    // A decision was taken back: what is queued was shown from a table that no longer
+    // is; the welcome and state that follow show the table as it stands.
+    app.queue.length = 0;
+    app.pending = false;
+  } else if (message.type === "rematch") {
+    onRematch(message.table);
+  } else if (["events", "state", "seats", "chat"].includes(message.type)) {
     enqueue(message);
   }
   // "pong" needs nothing: it kept the connection alive.
@@ -284,6 +311,7 @@ async function show(message) {
   else if (message.type === "events") await showEvents(message.events || []);
   else if (message.type === "state") showState(message);
   else if (message.type === "seats") showSeats(message.seats);
+  else if (message.type === "chat") showChatLine(message.line, { live: true });
 }
 
 /** Someone came or went: only the seats panel changes. */
@@ -291,6 +319,8 @@ function showSeats(seats) {
   if (!Array.isArray(seats)) return;
   if (app.table) app.table.seats = seats;
   if (app.state) app.state = { ...app.state, seats };
+  app.seatsAt = performance.now();
+  renderHeader();
   renderSeats();
   renderActions();
 }
@@ -302,11 +332,20 @@ async function showWelcome(message) {
   clearInterval(app.pingTimer);
   app.pingTimer = setInterval(() => send({ type: "ping" }), PING_EVERY_MS);
   if (app.table) app.renderer = await loadRenderer(app.table.game);
+  app.seatsAt = performance.now();
   renderHeader();
   renderSeats();
   replace($("log"));
   const log = message.log || [];
   log.forEach(addLogLine);
+  for (const text of app.noticesLogged) addNoticeLine(text, { keep: false });
+  // The first welcome's notices are history, in the chat; a table sent again (a decision
+  // taken back, a reconnect) also logs the notices this page has not shown yet.
+  const again = app.welcomes > 0;
+  app.welcomes += 1;
+  if (!again) replace($("chat"));
+  for (const line of message.chat || []) showChatLine(line, { live: again });
+  renderChatForm();
   const lastRoll = [...log].reverse().find(hasDice);
   if (lastRoll) await tray.roll(lastRoll, { animate: false });
   scrollLog(true);
@@ -329,6 +368,8 @@ function showState(message) {
   app.version = message.version;
   app.pending = false;
   if (app.table && Array.isArray(message.seats)) app.table.seats = message.seats;
+  if (app.table && typeof message.status === "string") app.table.status = message.status;
+  app.seatsAt = performance.now();
   renderHeader();
   renderSeats();
   renderGame();
@@ -443,6 +484,23 @@ function onKey(event) {
 
 // -- drawing ------------------------------------------------------------------------------
 
+/** The seat entries as last sent: names, presence, stand-ins and clocks. */
+function currentSeats() {
+  return (app.state && app.state.seats) || (app.table && app.table.seats) || [];
+}
+
+/** The table's status as last sent: waiting, playing, finished, closed or archived. */
+function tableStatus() {
+  return (app.state && app.state.status) || (app.table && app.table.status) || "playing";
+}
+
+/** A game's text with each named seat called as the seats panel calls it: "Bea (Player 2)
+ *  rolls". The game says "Player 2"; the name is the person's, put in by the page. */
+function withNames(text) {
+  const seats = currentSeats();
+  return String(text).replace(/\bPlayer (\d+)\b/g, (words, number) => seatLabel(Number(number) - 1, seats));
+}
+
 function seatNames() {
   const seats = (app.table && app.table.seats) || [];
   const count = Math.max(seats.length, Number(app.state?.view?.players) || 0);
@@ -465,7 +523,7 @@ function renderHeader() {
     who.textContent = "spectator";
   } else {
     who.className = `who seat-${app.seat % 6}`;
-    replace(who, h("span", { class: "seat-swatch" }), `you are ${playerName(app.seat)}`);
+    replace(who, h("span", { class: "seat-swatch" }), `you are ${seatLabel(app.seat, currentSeats())}`);
   }
   const mine = app.state && app.seat !== null && app.state.actor === app.seat;
   document.title = `${mine ? "▶ Your turn · " : ""}${title} · table ${tableId} · tavernkeep`;
@@ -527,7 +585,7 @@ let pendingCover = false;
 
 function renderSeats() {
   const state = app.state;
-  const seats = (state && state.seats) || (app.table && app.table.seats) || [];
+  const seats = currentSeats();
   const result = state && state.result;
   replace(
     $("seats"),
@@ -537,14 +595,15 @@ function renderSeats() {
       if (state && state.actor === seat) classes.push("deciding");
       if (seat === app.seat) classes.push("mine");
       const human = entry.agent === "human";
+      if (entry.stand_in) classes.push("stood-in");
       return h(
         "li",
-        { class: classes.join(" ") },
+        { class: classes.join(" "), dataset: { seat: String(seat) } },
         h("span", { class: "seat-swatch" }),
         h(
           "span",
-          { class: "seat-name" },
-          playerName(seat),
+          { class: "seat-name", title: seatLabel(seat, seats) },
+          seatLabel(seat, seats),
           seat === app.seat ? h("span", { class: "you-tag", text: "you" }) : null,
         ),
         // Your own seat already says "you"; another person's says so in a word that fits.
@@ -561,10 +620,69 @@ function renderSeats() {
             })
           : null,
         result ? seatResult(result, seat) : seatPresence(state, entry, human),
+        seatDetail(entry, Boolean(result)),
       );
     }),
   );
   renderTableRules();
+  renderHostTools();
+  tickClocks();
+}
+
+/**
+ * The seat's second line, when it has one: its clock, the bot standing in for its person
+ * and why, how many of its decisions bots made. Everyone sees the same of every seat.
+ */
+function seatDetail(entry, over) {
+  const parts = [];
+  if (entry.clock && !over) {
+    parts.push(
+      h("span", {
+        class: "seat-clock",
+        dataset: { left: String(Number(entry.clock.left) || 0), running: entry.clock.running ? "1" : "" },
+        title: entry.clock.running ? "time left, running" : "time left",
+      }),
+    );
+  }
+  if (entry.stand_in) {
+    const why = entry.away === "out of time" ? "out of time" : "left";
+    parts.push(
+      h("span", {
+        class: "stand-in-tag",
+        text: `${agentLabel(entry.stand_in)} plays for them (${why})`,
+      }),
+    );
+  }
+  if (entry.stood_in) {
+    const n = Number(entry.stood_in);
+    parts.push(h("span", { class: "stood-in-tag", text: `a bot made ${n} decision${n === 1 ? "" : "s"}` }));
+  }
+  return parts.length ? h("span", { class: "seat-detail" }, parts) : null;
+}
+
+/** Count the running clocks down from the last seats the server sent; it sends them again
+ *  at every decision, so the page never drifts far. */
+function tickClocks() {
+  const since = (performance.now() - app.seatsAt) / 1000;
+  let running = false;
+  for (const node of document.querySelectorAll("#seats .seat-clock")) {
+    const left = Number(node.dataset.left) - (node.dataset.running ? since : 0);
+    node.textContent = `${clockText(left)} left`;
+    node.classList.toggle("running", Boolean(node.dataset.running));
+    node.classList.toggle("low", Boolean(node.dataset.running) && left < CLOCK_LOW_S);
+    running = running || Boolean(node.dataset.running);
+  }
+  clearTimeout(app.clockTimer);
+  if (running) app.clockTimer = setTimeout(tickClocks, 250);
+}
+
+/** Seconds as a clock reads: "2:05", "1:02:05", "3 d 4 h". */
+function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const pad = (n) => String(n).padStart(2, "0");
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return `${Math.floor(s / 60)}:${pad(s % 60)}`;
 }
 
 /** What every seat should know about how this table was set up: who chose the deal,
@@ -601,6 +719,9 @@ function renderTableRules() {
 
 function seatPresence(state, entry, human) {
   const deciding = state && state.actor === entry.seat;
+  if (human && entry.open && !entry.claimed) {
+    return h("span", { class: "seat-state open-seat", text: "open seat" });
+  }
   if (!human) {
     return h("span", { class: `seat-state${deciding ? " deciding-tag" : ""}`, text: deciding ? "deciding…" : "" });
   }
@@ -663,10 +784,64 @@ function renderActions() {
     panel,
     legal.map((entry, index) => actionButton(entry, index, !online || app.pending)),
   );
+  renderDecisionExtra(state, !online || app.pending);
+}
+
+/**
+ * Below the choices, what only this seat's person may do about their own turn: take back
+ * the decision the server offers back (never one that rolled or showed a hidden card), and
+ * say they are back after their clock ran out and a bot began playing for them.
+ */
+function renderDecisionExtra(state, disabled) {
+  const node = $("decision-extra");
+  const mine = currentSeats().find((s) => s.seat === app.seat);
+  const parts = [];
+  if (mine && mine.stand_in && mine.away === "out of time") {
+    parts.push(
+      h("p", { class: "hint stand-in-note", text: `Your time ran out: the ${agentLabel(mine.stand_in)} plays for you.` }),
+      h("button", {
+        type: "button",
+        class: "button primary",
+        id: "back-button",
+        text: "I'm back",
+        disabled,
+        onclick: () => send({ type: "back" }),
+      }),
+    );
+  }
+  if (state && typeof state.take_back === "string" && state.take_back) {
+    parts.push(
+      h("button", {
+        type: "button",
+        class: "button secondary",
+        id: "take-back",
+        text: `Take back: ${state.take_back}`,
+        title: "Undo your last decision: allowed while it is your turn, if no die was rolled and no hidden card was shown to you.",
+        disabled,
+        onclick: () => {
+          if (send({ type: "take_back" })) {
+            app.pending = true;
+            renderActions();
+          }
+        },
+      }),
+    );
+  }
+  node.hidden = parts.length === 0;
+  replace(node, parts);
 }
 
 function promptText(state, legal) {
   if (!state) return "Waiting for the table…";
+  if (state.status === "waiting") {
+    const open = currentSeats().filter((s) => s.open && !s.claimed).length;
+    const seats = open === 1 ? "1 open seat" : `${open} open seats`;
+    const host = app.host ? ", or when you start it (below the seats)" : "";
+    return `Waiting for players: ${seats}. The game begins when every seat is taken${host}.`;
+  }
+  if (state.status === "closed" || state.status === "archived") {
+    return state.status === "closed" ? "The table's host closed the table." : "This table was archived.";
+  }
   if (state.actor === null || state.actor === undefined) return "The game is over.";
   if (app.pending) return "Sent. Waiting for the table…";
   if (legal.length) return "Choose one (or press its number key).";
@@ -675,9 +850,10 @@ function promptText(state, legal) {
     // with a choice would take.
     return "Nothing to play here: you pass in a moment, after a pause like your own, so nobody can tell what you hold.";
   }
-  const who = playerName(state.actor);
+  const who = seatLabel(state.actor, state.seats);
   const entry = (state.seats || []).find((s) => s.seat === state.actor);
-  const what = entry && entry.agent !== "human" ? ` (${agentLabel(entry.agent)})` : "";
+  const bot = entry && (entry.agent !== "human" ? entry.agent : entry.stand_in);
+  const what = bot ? ` (${agentLabel(bot)})` : "";
   return `Waiting for ${who}${what} to decide…`;
 }
 
@@ -728,13 +904,78 @@ function renderBanner() {
       }),
       h("a", { class: "button secondary", href: "/", text: "Back to the lobby" }),
     ),
+    rematchOffer(),
   );
+}
+
+/**
+ * A finished table offers its people a rematch: the same game, seats and options with a
+ * new deal, every seat's credential carried over. Whoever opens it goes there; everyone
+ * else at the table is told and offered the way in.
+ */
+function rematchOffer() {
+  if (app.rematch) {
+    return h(
+      "p",
+      { class: "rematch-offer" },
+      h("span", { class: "pill", text: "A rematch is open" }),
+      h("button", {
+        type: "button",
+        class: "button primary",
+        id: "rematch-go",
+        text: app.seat === null && !app.host ? "Watch the rematch" : "Go to the rematch",
+        onclick: () => goToRematch(app.rematch),
+      }),
+    );
+  }
+  const credential = app.identity && app.seat !== null ? app.identity.token : null;
+  if (!credential && !app.host) return null;
+  return h(
+    "p",
+    { class: "rematch-offer" },
+    h("button", {
+      type: "button",
+      class: "button primary",
+      id: "rematch",
+      text: "Rematch",
+      title: "The same seats and options, a new deal; everyone here is invited back.",
+      onclick: async (event) => {
+        event.target.disabled = true;
+        const body = credential ? { seat: app.seat, token: credential } : { host: app.host };
+        try {
+          const made = await api(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { json: body });
+          goToRematch(made.id);
+        } catch (error) {
+          event.target.disabled = false;
+          toast(`No rematch: ${error.message}`);
+        }
+      },
+    }),
+  );
+}
+
+function onRematch(id) {
+  if (typeof id !== "string" || !id) return;
+  app.rematch = id;
+  renderBanner();
+}
+
+/** Carry this browser's seats and host key over to the rematch (the server carried the
+ *  credentials), then open it as the same seat. */
+function goToRematch(id) {
+  const stored = storedSeats(tableId);
+  for (const [seat, credential] of Object.entries(stored.credentials)) {
+    rememberSeat(id, Number(seat), credential, { last: Number(seat) === app.seat });
+  }
+  if (app.host) rememberHost(id, app.host);
+  const fragment = app.seat === null ? "#watch" : `#seat=${app.seat}`;
+  location.href = `/table/${encodeURIComponent(id)}${fragment}`;
 }
 
 function headline(result) {
   // The game heads its own endings (Rage's "survived" is no defeat): the server says how.
   if (app.state && typeof app.state.headline === "string" && app.state.headline) {
-    return app.state.headline;
+    return withNames(app.state.headline);
   }
   const winners = result.winners || [];
   if (result.won === true) return "Victory!";
@@ -742,8 +983,9 @@ function headline(result) {
   if (app.seat !== null && winners.includes(app.seat)) {
     return winners.length > 1 ? "You share the victory!" : "You win!";
   }
-  if (winners.length === 1) return `${playerName(winners[0])} wins`;
-  if (winners.length > 1) return `${winners.map(playerName).join(" and ")} share the victory`;
+  const label = (seat) => seatLabel(seat, currentSeats());
+  if (winners.length === 1) return `${label(winners[0])} wins`;
+  if (winners.length > 1) return `${winners.map(label).join(" and ")} share the victory`;
   return "The game is over";
 }
 
@@ -752,10 +994,25 @@ function scoreTable(result) {
   if (!scores.length) return null;
   const order = scores.map((_, seat) => seat);
   order.sort((a, b) => (result.ranks?.[a] ?? 0) - (result.ranks?.[b] ?? 0) || a - b);
+  const seats = currentSeats();
+  // Which decisions a bot made for a person who left or ran out of time: the result says.
+  const stood = (seat) => Number(seats.find((s) => s.seat === seat)?.stood_in) || 0;
+  const anyStood = order.some((seat) => stood(seat) > 0);
   return h(
     "table",
     { class: "score-table" },
-    h("thead", {}, h("tr", {}, h("th", { text: "rank" }), h("th", { text: "player" }), h("th", { text: "score" }))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { text: "rank" }),
+        h("th", { text: "player" }),
+        h("th", { text: "score" }),
+        anyStood ? h("th", { text: "decided by a bot" }) : null,
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -764,8 +1021,9 @@ function scoreTable(result) {
           "tr",
           { class: `seat-${seat % 6}${seat === app.seat ? " mine" : ""}` },
           h("td", { text: result.ranks?.[seat] ?? "" }),
-          h("td", {}, h("span", { class: "seat-swatch" }), playerName(seat)),
+          h("td", {}, h("span", { class: "seat-swatch" }), seatLabel(seat, seats)),
           h("td", { text: formatScore(scores[seat]) }),
+          anyStood ? h("td", { text: stood(seat) ? String(stood(seat)) : "" }) : null,
         ),
       ),
     ),
@@ -788,10 +1046,24 @@ function addLogLine(event) {
       hasDice(event)
         ? h("span", { class: "log-dice" }, event.data.dice.map((v) => dieFace(Number(v))))
         : null,
-      h("span", { class: "log-text", text: event.text || event.kind || "" }),
+      h("span", { class: "log-text", text: withNames(event.text || event.kind || "") }),
     ),
   );
   while (log.childElementCount > LOG_KEEP) log.firstElementChild.remove();
+}
+
+/** What the table did (a seat handed out again, a bot standing in, a take-back), in the log.
+ *  The page keeps the notices it logged: a table sent again (a seat switched, a decision
+ *  taken back) rebuilds the log from the game's events, and puts them back after. */
+function addNoticeLine(text, { keep = true } = {}) {
+  if (keep) {
+    app.noticesLogged.push(text);
+    if (app.noticesLogged.length > LOG_KEEP) app.noticesLogged.shift();
+  }
+  const log = $("log");
+  log.append(h("li", { class: "log-line kind-notice" }, h("span", { class: "log-text", text })));
+  while (log.childElementCount > LOG_KEEP) log.firstElementChild.remove();
+  scrollLog(false);
 }
 
 /** Where scrollLog last put the log: a scroll event that lands there is our own. */
@@ -817,6 +1089,171 @@ function watchLogScroll() {
   });
 }
 
+// -- the table's talk -----------------------------------------------------------------------
+// People's lines and the table's notices, in the order the table kept them. Every line is
+// set as text: a name or a line that looks like markup shows as the characters typed.
+
+function showChatLine(line, { live }) {
+  if (!line || typeof line.text !== "string") return;
+  const key = Number.isInteger(line.index) ? line.index : `${line.at}|${line.text}`;
+  if (app.chatShown.has(key)) return;
+  app.chatShown.add(key);
+  const chat = $("chat");
+  const notice = line.kind === "notice";
+  const seat = Number.isInteger(line.seat) ? line.seat : null;
+  const classes = ["chat-line", notice ? "kind-notice" : "kind-say"];
+  if (seat !== null) classes.push(`seat-${seat % 6}`);
+  let who = null;
+  if (!notice) {
+    const name = typeof line.name === "string" && line.name ? line.name : "";
+    const label = seat === null ? `${name || "someone"} (watching)` : name ? `${name} (${playerName(seat)})` : playerName(seat);
+    who = h("span", { class: "chat-who" }, seat !== null ? h("span", { class: "seat-swatch" }) : null, label);
+  }
+  const nearBottom = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 40;
+  chat.append(h("li", { class: classes.join(" ") }, who, h("span", { class: "chat-text", text: line.text })));
+  while (chat.childElementCount > CHAT_KEEP) chat.firstElementChild.remove();
+  if (nearBottom || live) chat.scrollTop = chat.scrollHeight;
+  if (notice && live) addNoticeLine(line.text);
+}
+
+/** Who may write: the people seated, and spectators where the creator allowed it and
+ *  once they have a name (the server checks both; the page only says so first). */
+function renderChatForm() {
+  const settings = (app.table && app.table.settings) || {};
+  let why = "";
+  if (app.seat === null && !settings.spectator_chat) {
+    why = "Spectators read the table talk; only the people seated write in it.";
+  } else if (app.seat === null && !storedName()) {
+    why = "Give yourself a name (under the seats) to join the talk.";
+  }
+  $("chat-text").disabled = Boolean(why);
+  $("chat-form").querySelector("button").disabled = Boolean(why);
+  $("chat-hint").hidden = !why;
+  $("chat-hint").textContent = why;
+}
+
+function onChatSubmit(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ type: "chat", text })) input.value = "";
+  else toast("Not connected: the line was not sent.");
+}
+
+function onNameSubmit(event) {
+  event.preventDefault();
+  const input = $("my-name");
+  const name = input.value.trim().replace(/\s+/g, " ");
+  input.value = name;
+  rememberName(name);
+  // The server keeps the seat's name; a blank one is only forgotten here.
+  if (name) send({ type: "name", name });
+  renderChatForm();
+}
+
+// -- the host's tools ---------------------------------------------------------------------
+// The browser that opened the table holds its host key: it hands a seat to a new invite
+// (its person on a new device), starts a table whose open seats are not all taken, and
+// closes a table nobody will finish. None of these acts for a seat.
+
+let hostToolsKey = "";
+
+function renderHostTools() {
+  const node = $("host-tools");
+  const status = tableStatus();
+  const open = status === "waiting" || status === "playing";
+  if (!app.host || !open) {
+    node.hidden = true;
+    replace(node);
+    hostToolsKey = "";
+    return;
+  }
+  const seats = currentSeats().filter((s) => s.agent === "human" && !s.device && (s.claimed || !s.open));
+  // Drawn again only when what it offers changes: a link being copied is not redrawn away.
+  const key = JSON.stringify([status, seats.map((s) => seatLabel(s.seat, currentSeats())), app.reissued]);
+  if (key === hostToolsKey) return;
+  hostToolsKey = key;
+  node.hidden = false;
+  replace(
+    node,
+    h("h3", { text: "You host this table" }),
+    status === "waiting"
+      ? h("button", {
+          type: "button",
+          class: "button primary",
+          id: "host-start",
+          text: "Start now",
+          title: "Begin with the seats taken so far: the stand-in bot plays every seat still open.",
+          onclick: () => hostAction("start"),
+        })
+      : null,
+    seats.length
+      ? h(
+          "div",
+          { class: "host-reissue" },
+          h("p", { class: "hint", text: "Someone lost their seat (a new device, a cleared browser)? Hand it to a new invite; their old link and browser stop working." }),
+          seats.map((entry) =>
+            h("button", {
+              type: "button",
+              class: "button secondary",
+              dataset: { reissue: String(entry.seat) },
+              text: `New invite for ${seatLabel(entry.seat, currentSeats())}`,
+              onclick: () => reissue(entry.seat),
+            }),
+          ),
+        )
+      : null,
+    app.reissued ? reissuedRow(app.reissued) : null,
+    h("button", {
+      type: "button",
+      class: "button danger",
+      id: "host-close",
+      text: "Close the table",
+      title: "End the game here for everyone, with no result.",
+      onclick: () => {
+        if (window.confirm("Close this table for everyone? The game ends here, with no result.")) hostAction("close");
+      },
+    }),
+  );
+}
+
+function reissuedRow({ seat, url }) {
+  const input = h("input", { type: "text", readOnly: true, value: url, "aria-label": `${playerName(seat)}'s new invite` });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "button secondary", text: "Copy" });
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(url);
+    copy.textContent = ok ? "Copied ✓" : "Select and copy";
+    if (!ok) input.select();
+  });
+  return h(
+    "div",
+    { class: "link-row reissued" },
+    h("span", { class: "link-label", text: `${playerName(seat)}'s new invite` }),
+    input,
+    copy,
+  );
+}
+
+async function reissue(seat) {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(tableId)}/reissue`, { json: { host: app.host, seat } });
+    app.reissued = { seat, url: new URL(made.invite, location.origin).href };
+    renderHostTools();
+  } catch (error) {
+    toast(`No new invite: ${error.message}`);
+  }
+}
+
+async function hostAction(what) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/${what}`, { json: { host: app.host } });
+  } catch (error) {
+    toast(`The table was not ${what === "start" ? "started" : "closed"}: ${error.message}`);
+  }
+}
+
 // -- toasts -------------------------------------------------------------------------------
 
 function toast(text) {
@@ -840,6 +1277,11 @@ function toast(text) {
 
 async function start() {
   $("table-id").textContent = `table ${tableId}`;
+  app.host = storedHost(tableId);
+  $("my-name").value = storedName();
+  $("name-form").addEventListener("submit", onNameSubmit);
+  $("chat-form").addEventListener("submit", onChatSubmit);
+  renderChatForm();
   app.identity = await resolveIdentity();
   watchLogScroll();
   document.addEventListener("keydown", onKey);
