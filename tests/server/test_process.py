@@ -340,3 +340,52 @@ def test_a_huge_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
         message = json.loads(body)["error"]
         assert "at most" in message and "\n" not in message
         assert srv.get("/api/tables").json() == []
+
+
+def search_workers(parent: int) -> set[int]:
+    """The search pool's worker processes of `parent` (their command line says so)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = next(int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("PPid:"))
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in state
+
+
+def test_a_killed_server_leaves_no_search_worker_behind(tmp_path: Path) -> None:
+    """kill -9 of a server whose searches were thinking: its workers end within seconds,
+    rather than waiting for ever, each holding its memory, on a queue nobody will fill."""
+    url = f"sqlite:///{tmp_path / 'workers.db'}"
+    with server(url, tmp_path, "workers", "--search-workers", "1") as srv:
+        made = srv.post(
+            "/api/tables",
+            {"game": "hack-and-slash", "seats": ["bot:mcts:50ms", "bot:random", "bot:random"]},
+        )
+        assert made.status_code == 201, made.text
+        table = made.json()["id"]
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/tables/{table}", open_timeout=10) as ws:
+            watcher = RealSock(ws)
+            watcher.send({"type": "join"})  # someone at the table: its bots play
+            watcher.until_state(lambda s: s["version"] >= 3)
+        workers = search_workers(srv.proc.pid)
+        assert workers, "the search bot thought in the pool"
+        srv.kill()
+    deadline = time.monotonic() + 10.0
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)], "workers outlived their server"

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +72,24 @@ def _think(
     return bot.choose(InfoSet(game, state, seat, Rng(rng_state))).text
 
 
+PARENT_CHECK_S = 1.0
+"""How often a worker looks whether its server is still there."""
+
+
+def _end_with(parent: int) -> None:
+    """In a worker, at its start: end when the server that started it is gone. A server
+    killed with SIGKILL runs no shutdown, and its workers would wait for ever, each holding
+    its memory, on a task queue whose writing end they hold themselves (so it never
+    closes); an orphan's parent is no longer `parent`."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class SearchPool:
     """A fixed number of worker processes, started when the first search is asked for."""
 
@@ -86,7 +106,10 @@ class SearchPool:
             # Spawned, not forked: a fork of a server with threads and open sockets would
             # carry them into every worker.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_end_with,
+                initargs=(os.getpid(),),
             )
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(
