@@ -3,6 +3,7 @@ line naming the file, the entry and the field."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,23 @@ def test_a_designer_pack_loads_from_a_path(tmp_path: Path) -> None:
     assert (wolves.challenge, wolves.goal, wolves.reward, wolves.adventurer) == (2, 7, 2, True)
     assert pack.content.quest[2].exact is True
     assert GAME.load_pack(path).digest == pack.digest
+
+
+def test_a_pack_is_read_once_until_its_file_changes(tmp_path: Path) -> None:
+    """A server opens table after table on one pack: it is loaded once and shared (its
+    derived faces with it); a designer saving a change gets the change at the next load."""
+    path = write(tmp_path, GOOD)
+    first = GAME.load_pack(str(path))
+    assert GAME.load_pack(str(path)) is first
+    assert GAME.load_pack() is GAME.load_pack("standard")
+    retuned = GOOD.replace("reward = 4", "reward = 5")
+    path.write_text(retuned)
+    os.utime(path, ns=(first_ns := path.stat().st_mtime_ns, first_ns + 1_000_000))
+    again = GAME.load_pack(str(path))
+    assert again is not first and again.content.quest[2].reward == 5
+    path.write_text("not toml [")
+    with pytest.raises(ContentError, match="not valid TOML"):
+        GAME.load_pack(str(path))
 
 
 def test_a_pack_without_a_brag_table_gets_the_rulebook_brag(tmp_path: Path) -> None:

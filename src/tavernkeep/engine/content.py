@@ -110,12 +110,24 @@ def resolve_pack_path(source: str | Path | None, content_dir: Path) -> tuple[str
     return text, Path(text)
 
 
+_LOADED: dict[tuple[str, type[BaseModel], str, int, int], Pack[Any]] = {}
+LOADED_KEEP = 16
+"""Packs kept loaded, by file and its modification: a server opening table after table
+reads, validates and works out its pack's faces once, not once a table, and a designer's
+saved change is a new file to load."""
+
+
 def load_pack(game: str, model: type[M], source: str | Path | None, content_dir: Path) -> Pack[M]:
     name, path = resolve_pack_path(source, content_dir)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode) and not path.is_dir():
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) and not path.is_dir():
             # A device or a pipe may never end (/dev/zero): refuse it unread.
             raise ContentError(f"{path}: not a regular file; a pack is one .toml file")
+        key = (game, model, f"{name}\0{path.resolve()}", info.st_mtime_ns, info.st_size)
+        known = _LOADED.get(key)
+        if known is not None:
+            return known
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ContentError(f"{path}: no such pack file") from None
@@ -134,7 +146,11 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
         raise ContentError(f"{path}: not a pack: nested too deep") from None
     content = validate(model, raw, str(path))
     digest = hashlib.sha256(content.model_dump_json().encode()).hexdigest()[:16]
-    return Pack(game=game, name=name, digest=digest, content=content)
+    pack = Pack(game=game, name=name, digest=digest, content=content)
+    if len(_LOADED) >= LOADED_KEEP:
+        del _LOADED[next(iter(_LOADED))]  # the oldest loaded
+    _LOADED[key] = pack
+    return pack
 
 
 def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
