@@ -286,3 +286,37 @@ def test_chat_shows_markup_as_the_characters_typed(server: Any, ui: Any) -> None
     bea.get_by_role("button", name="Save", exact=True).click()
     expect(seat_row(ann, 1)).to_contain_text("Beatrix (Player 2)")
     expect(bea.locator("#who")).to_have_text("you are Beatrix (Player 2)")
+
+
+def test_the_host_starts_a_table_still_waiting_then_closes_it(server: Any, ui: Any) -> None:
+    expect = ui.expect
+    created = server.create_table(
+        game=HNS, seats=["human", "human", "human"], seed=21, open=[1, 2]
+    )
+    table = created["id"]
+    host = person(ui, server, invites(created)[0], name="Ann", host=f"{table} {created['host']}")
+    expect(host.locator("#prompt")).to_have_text(
+        "Waiting for players: 2 open seats. The game begins when every seat is taken, "
+        "or when you start it (below the seats)."
+    )
+    expect(seat_row(host, 1)).to_contain_text("open seat")
+    # Someone joins from the lobby; nobody else comes, and the host starts without them.
+    joined = person(ui, server)
+    joined.goto(server.url("/"))
+    joined.locator("#tables .table-item", has_text=table).get_by_role("button", name="Join").click()
+    ui.wait_connected(joined)
+    expect(joined.locator("#who")).to_have_text("you are Player 2")
+    expect(host.locator("#prompt")).to_contain_text("1 open seat.")
+    host.get_by_role("button", name="Start now").click()
+    wait_status(server, table, "playing")
+    expect(seat_row(host, 2)).to_contain_text("bot")
+    assert ui.wait_turn(host)
+
+    # Closing asks first; once closed, every page says so and nobody is offered a move.
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name="Close the table").click()
+    wait_status(server, table, "closed")
+    for page in (host, joined):
+        expect(page.locator("#prompt")).to_have_text("The table's host closed the table.")
+        expect(page.locator(ui.DECIDE)).to_have_count(0)
+    expect(host.locator("#host-tools")).to_be_hidden()
