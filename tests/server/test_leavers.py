@@ -72,6 +72,26 @@ def test_a_leaver_is_played_for_after_the_grace_and_takes_the_seat_back(
         assert client.get(f"/api/tables/{tid}").json()["seats"][2]["stood_in"] == stood_in
 
 
+def test_the_stand_in_does_not_make_the_table_wait_again(db_url: str, tk: Any) -> None:
+    """The table waited the grace already: the stand-in's first decision is made at once,
+    not after the pause bots take so that people can follow them (an hour here)."""
+    with TestClient(create_app(db_url, bot_delay=3600.0)) as client:
+        data = tk.create(client, seats=["human"] * 3, settings=QUICK)
+        tid, tokens = data["id"], tk.tokens(data)
+        with tk.join(client, tid) as watcher:
+            with (
+                tk.join(client, tid, 1, tokens[1]),
+                tk.join(client, tid, 2, tokens[2]),
+                tk.join(client, tid, 0, tokens[0]) as zero,
+            ):
+                assert zero.state is not None and zero.state["actor"] == 0
+            # Seat 0's person left while the decision was theirs; seats 1 and 2 too, but
+            # none of theirs is asked, so the stand-in plays seat 0's turn alone.
+            watcher.until(lambda m: m["type"] == "chat" and "Player 1 left" in m["line"]["text"])
+            moved = watcher.until_state(lambda s: s["version"] >= 1, timeout=10.0)
+            assert moved["version"] >= 1
+
+
 def test_nobody_stands_in_for_a_seat_never_claimed_or_a_table_that_waits(
     sqlite_url: str, tk: Any
 ) -> None:

@@ -269,6 +269,9 @@ class Room:
         page of theirs gone past the grace) or "out of time" (their clock ran out)."""
         self.stood_in: dict[int, int] = {}
         """The actions (by index) a stand-in chose, each with the seat it chose for."""
+        self.waited: int | None = None
+        """The version whose decision the table already waited on (a leaver's grace, a
+        clock running out): its stand-in decides at once, without the bots' pause."""
         self.left_at: dict[int, float] = {}
         """When each person's seat was last left by its person (monotonic): a seat whose
         person has not come back within the table's grace gets a stand-in (Tavern.watch).
@@ -1064,6 +1067,7 @@ class Tavern:
         if why == "left" and room.present(seat):
             return
         room.stand_ins[seat] = why
+        room.waited = version
         who = person_name(room.keys[seat], seat)
         if why == "out of time":
             if room.settings.clock is not None and room.settings.clock.kind == "real_time":
@@ -1405,7 +1409,9 @@ class Tavern:
                 # Nothing to play: passed for, after a pause drawn like this person's own
                 # passes (timing.py), so the table cannot tell a seat with nothing.
                 await asyncio.sleep(room.timing.delay(actor))
-            else:
+            elif room.waited != room.version:
+                # A pause, so that people can follow the bots' moves; not where the table
+                # has just waited out a person's grace or clock.
                 await asyncio.sleep(self.bot_delay)
             async with room.lock:
                 actor = room.actor
