@@ -685,3 +685,62 @@ def test_a_solo_game_refuses_a_second_seat_in_plain_words(
     code, _, err = run(["play", "rage", "--seat", "human", "--seat", "bot:random"], capsys)
     assert code == 2
     assert "Rage takes 1 player, not 2" in err
+
+
+def test_rules_prints_how_to_play_and_one_section_on_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["rules", "hack-and-slash"], capsys)
+    assert code == 0, err
+    assert "How to play Hack & Slash" in out
+    from tavernkeep.games import get_game
+
+    how = get_game("hack-and-slash").how_to_play()
+    assert how is not None
+    for section in how.sections:
+        assert section.title in out
+    assert "{#" not in out, "section ids are for links, not for reading"
+    code, dice, err = run(["rules", "hack-and-slash", "--section", "dice"], capsys)
+    assert code == 0, err
+    assert "How to play Hack & Slash" not in dice and len(dice) < len(out) / 3
+
+
+def test_rules_of_a_section_that_is_not_one_is_a_line_naming_the_sections(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["rules", "hack-and-slash", "--section", "nope"], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "no section 'nope' (sections: goal, table, turn," in err
+
+
+def test_a_question_mark_at_the_prompt_shows_the_rules_then_asks_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("? dice\n? nope\nquest:1\n1\n1\n1\n"))
+    record = tmp_path / "asked.json"
+    code, out, err = run(
+        [
+            "play",
+            "hack-and-slash",
+            "--seat",
+            "human",
+            *BOTS[2:],
+            "--seed",
+            "3",
+            "--delay",
+            "0",
+            "--option",
+            "round_limit=1",
+            "--record",
+            str(record),
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    dice = run(["rules", "hack-and-slash", "--section", "dice"], capsys)[1]
+    assert dice.strip().splitlines()[0] in out
+    assert "no section 'nope'" in out
+    # The same choice was asked again after each, and the game went on from it.
+    assert out.count("Player 1 (you), your choice:") >= 3
+    assert json.loads(record.read_text())["actions"][0] == "quest:1"

@@ -133,6 +133,25 @@ def games() -> None:
     console.print(fitted(columns, rows, console.width))
 
 
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    section: Annotated[
+        str | None,
+        typer.Option(help="Only this section, e.g. dice (the sections are listed if not)."),
+    ] = None,
+) -> None:
+    """How to play a game: its rules for players, in our own words (paged)."""
+    from rich.console import Console
+
+    from tavernkeep.games import get_game
+    from tavernkeep.terminal.rules import rules_markdown, show_rules
+
+    chosen = get_game(game)
+    rules_markdown(chosen, section)  # a bad section is a one-line error before anything
+    show_rules(chosen, section, Console())
+
+
 def default_seats(name: str) -> list[str]:
     """You, and bots for the rest of the game's usual table: in a competitive game two
     heuristic bots and a random one (Hack & Slash's four), in a co-operative game the

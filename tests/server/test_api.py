@@ -40,6 +40,18 @@ def one_line_error(response: Any, status: int = 400) -> str:
 # -- /api/games -------------------------------------------------------------------------
 
 
+def test_a_games_rules_come_as_text_runs_for_a_page_to_draw(client: Any) -> None:
+    listed = {g["name"]: g for g in client.get("/api/games").json()}
+    assert listed["hack-and-slash"]["rules"] is True
+    rules = client.get("/api/games/hack-and-slash/rules").json()
+    assert rules["game"] == "hack-and-slash" and rules["title"] == "How to play Hack & Slash"
+    dice = next(s for s in rules["sections"] if s["id"] == "dice")
+    runs = [span for block in dice["blocks"] for span in block.get("spans", [])]
+    assert runs and all(isinstance(span["text"], str) for span in runs)
+    missing = client.get("/api/games/no-such-game/rules")
+    assert missing.status_code == 404 and missing.json() == {"error": "no rules for that game"}
+
+
 def test_games_lists_hack_and_slash_with_its_bots_and_options(client: Any) -> None:
     games = client.get("/api/games").json()
     hs = next(g for g in games if g["name"] == "hack-and-slash")

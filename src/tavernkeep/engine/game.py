@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, get_
 
 from pydantic import BaseModel, ValidationError
 
+from tavernkeep.engine import howto
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
+from tavernkeep.engine.howto import HowToPlay
 from tavernkeep.engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -227,6 +229,13 @@ class Game(ABC, Generic[S, C]):
         too. None for a game whose module has no file."""
         where = getattr(sys.modules.get(type(self).__module__), "__file__", None)
         return Path(where).parent / "web" if where else None
+
+    def how_to_play(self) -> HowToPlay | None:
+        """The game's rules for players, in our own words: `HOW_TO_PLAY.md` in the folder
+        of its rules module (engine/howto.py says what it may hold), read once. Every
+        front-end shows it; None for a game without one."""
+        where = getattr(sys.modules.get(type(self).__module__), "__file__", None)
+        return howto.load(Path(where).parent) if where else None
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

@@ -210,9 +210,19 @@ def create_app(
                     "options": describe_options(game),
                     "renderer": game_file(game.name, "renderer.js") is not None,
                     "stylesheet": game_file(game.name, "style.css") is not None,
+                    "rules": game.how_to_play() is not None,
                 }
             )
         return out
+
+    @app.get("/api/games/{name}/rules", response_model=None)
+    async def game_rules(name: str) -> dict[str, Any] | JSONResponse:
+        # The How to play as text runs and lists: a page draws it as text, never markup.
+        found = next((g for g in all_games() if g.name == name), None)
+        how = found.how_to_play() if found is not None else None
+        if how is None:
+            return error("no rules for that game", 404)
+        return {"game": name, **how.to_json()}
 
     @app.post("/api/tables", status_code=201, response_model=None)
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any] | JSONResponse:

@@ -11,7 +11,7 @@ from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.engine.actions import PASS, Action
-from tavernkeep.engine.errors import IllegalAction, RecordError
+from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
@@ -25,6 +25,7 @@ from tavernkeep.terminal.render import (
     odds_text,
     renderer_for,
 )
+from tavernkeep.terminal.rules import show_rules
 
 
 class HumanAgent:
@@ -46,17 +47,29 @@ class HumanAgent:
             console.print(f"  {self.seat_names[info.seat]} passes (nothing to play)")
             return PASS
         console.print(self.render(info.view()))
-        console.print(f"[bold cyan]{self.seat_names[info.seat]}, your choice:[/]")
-        for number, action in enumerate(actions, start=1):
-            chance = odds_text(info.odds(action))
-            shown = f"  [cyan]{number}[/]. {info.label(action)}"
-            console.print(shown + (f"  [green]({chance})[/]" if chance else ""))
+        self.show_choices(info, actions)
         while True:
-            answer = Prompt.ask("number or action", console=console).strip()
+            answer = Prompt.ask("number or action (? for the rules)", console=console).strip()
+            if answer.startswith("?"):
+                # The rules, all or a section ("? dice"), then the same choice again.
+                try:
+                    show_rules(info.game, answer[1:].strip() or None, console)
+                except TavernkeepError as exc:
+                    console.print(f"[red]{exc}[/]")
+                    continue
+                self.show_choices(info, actions)
+                continue
             try:
                 return pick(answer, actions)
             except IllegalAction as exc:
                 console.print(f"[red]{exc}[/]")
+
+    def show_choices(self, info: InfoSet, actions: list[Action]) -> None:
+        self.console.print(f"[bold cyan]{self.seat_names[info.seat]}, your choice:[/]")
+        for number, action in enumerate(actions, start=1):
+            chance = odds_text(info.odds(action))
+            shown = f"  [cyan]{number}[/]. {info.label(action)}"
+            self.console.print(shown + (f"  [green]({chance})[/]" if chance else ""))
 
 
 def pick(answer: str, actions: list[Action]) -> Action:

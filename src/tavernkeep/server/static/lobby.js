@@ -18,6 +18,7 @@ import {
   storedName,
   storedSeats,
 } from "./dom.js";
+import { openRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLES_EVERY_MS = 4000;
@@ -123,6 +124,15 @@ function renderGames() {
           h("span", { text: playersText(game) }),
         ),
         h("p", { class: "game-summary", text: game.summary || "" }),
+        game.rules
+          ? h("button", {
+              type: "button",
+              class: "button secondary",
+              dataset: { rules: game.name },
+              text: "How to play",
+              onclick: () => openRules(game.name),
+            })
+          : null,
         h("button", {
           type: "button",
           class: "button secondary",

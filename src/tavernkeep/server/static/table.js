@@ -23,6 +23,7 @@ import {
   storedSeats,
 } from "./dom.js";
 import { DiceTray, dieFace } from "./dice.js";
+import { openRules } from "./rules.js";
 import { generic, rendererFor } from "./renderers/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -440,6 +441,10 @@ async function loadRenderer(gameName) {
   const meta = Array.isArray(games) ? games.find((g) => g.name === gameName) : null;
   if (meta && app.table && !app.table.title) app.table.title = meta.title;
   if (meta) app.kind = meta.kind;
+  // The rules open beside the board: a person mid-game reads them and plays on.
+  const rules = $("rules-button");
+  rules.disabled = !(meta && meta.rules);
+  rules.onclick = () => openRules(gameName);
   return rendererFor(gameName, {
     renderer: meta ? meta.renderer !== false : true,
     stylesheet: meta ? meta.stylesheet !== false : true,

@@ -1,0 +1,270 @@
+"""A game's "How to play": its rules as a player reads them, in our own words.
+
+Each game keeps them beside its rules, in `HOW_TO_PLAY.md`, written in a small subset of
+Markdown that is read here, once, for every front-end: the terminal prints it (`tavernkeep
+rules GAME`, `?` at a prompt), the server sends it as JSON (`/api/games/{name}/rules`) and
+the browser draws that as text. Nothing in it is ever markup to a page.
+
+The subset: `# Title` on the first line, then a paragraph or two; sections `## Heading
+{#id}`, subheadings `### Heading`; paragraphs; `- ` and `1. ` lists (a line indented
+under an item continues it); `**bold**`, `*italic*`, `` `code` `` and links to this file's
+own sections, `[words](#id)`. Anything else (HTML, images, tables, outside links, quotes,
+code blocks) is refused with the line it is on, when the game is first asked for its rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tavernkeep.engine.errors import ContentError
+
+FILE = "HOW_TO_PLAY.md"
+REQUIRED = ("goal", "table", "turn", "dice", "end", "tips", "readings")
+"""Sections every game has: how to win, what is on the table, a turn, how dice decide,
+how it ends, tips for a first game, and our readings of the rulebook's gaps."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text, plain or styled (`b`, `i`, `code`), or a link to a section."""
+
+    text: str
+    style: str | None = None
+    link: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text}
+        if self.style:
+            out["style"] = self.style
+        if self.link:
+            out["link"] = self.link
+        return out
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph or subheading (`p`, `h3`: `spans`), or a list (`ul`, `ol`: `items`)."""
+
+    kind: str
+    spans: tuple[Span, ...] = ()
+    items: tuple[tuple[Span, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind in ("ul", "ol"):
+            return {"kind": self.kind, "items": [[s.to_json() for s in i] for i in self.items]}
+        return {"kind": self.kind, "spans": [s.to_json() for s in self.spans]}
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class HowToPlay:
+    title: str
+    intro: list[Block]
+    sections: list[Section]
+
+    def section(self, section_id: str) -> Section | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "intro": [b.to_json() for b in self.intro],
+            "sections": [
+                {"id": s.id, "title": s.title, "blocks": [b.to_json() for b in s.blocks]}
+                for s in self.sections
+            ],
+        }
+
+    def markdown(self, only: str | None = None) -> str:
+        """The rules as plain Markdown (no section ids), all or one section's, for a
+        terminal's Markdown renderer; links become their words."""
+        parts: list[str] = []
+        if only is None:
+            parts.append(f"# {self.title}")
+            parts.extend(_block_markdown(b) for b in self.intro)
+        for section in self.sections:
+            if only is not None and section.id != only:
+                continue
+            parts.append(f"## {section.title}")
+            parts.extend(_block_markdown(b) for b in section.blocks)
+        return "\n\n".join(parts) + "\n"
+
+    def words(self) -> int:
+        return len(self.markdown().split())
+
+
+def _span_markdown(spans: tuple[Span, ...]) -> str:
+    out = []
+    for span in spans:
+        text = span.text
+        if span.style == "b":
+            text = f"**{text}**"
+        elif span.style == "i":
+            text = f"*{text}*"
+        elif span.style == "code":
+            text = f"`{text}`"
+        out.append(text)
+    return "".join(out)
+
+
+def _block_markdown(block: Block) -> str:
+    if block.kind == "ul":
+        return "\n".join(f"- {_span_markdown(item)}" for item in block.items)
+    if block.kind == "ol":
+        return "\n".join(f"{n}. {_span_markdown(item)}" for n, item in enumerate(block.items, 1))
+    if block.kind == "h3":
+        return f"### {_span_markdown(block.spans)}"
+    return _span_markdown(block.spans)
+
+
+# -- reading -----------------------------------------------------------------------------
+
+_SECTION = re.compile(r"## (.+?) \{#([a-z0-9][a-z0-9-]*)\}\Z")
+_ITEM = re.compile(r"(?:- |(\d+)\. )(.*)\Z")
+_INLINE = re.compile(
+    r"\*\*(?P<b>[^*]+)\*\*|\*(?P<i>[^*]+)\*|`(?P<code>[^`]+)`|\[(?P<words>[^\]]+)\]\(#(?P<to>[a-z0-9-]+)\)"
+)
+_REFUSED = [
+    (re.compile(r"<[A-Za-z/!]"), "HTML"),
+    (re.compile(r"!\["), "an image"),
+    (re.compile(r"\]\((?!#)"), "a link outside the rules (only [words](#section))"),
+    (re.compile(r"\A\s*\|"), "a table"),
+    (re.compile(r"\A\s*>"), "a quote"),
+    (re.compile(r"\A\s*(```|~~~)"), "a code block"),
+    (re.compile(r"\A####"), "a heading deeper than ###"),
+]
+
+
+def spans(text: str, where: str) -> tuple[Span, ...]:
+    """The inline parts of a line: styled runs and links; a stray `*` or `` ` `` is refused,
+    since it would show as the character where the writer meant a style."""
+    out: list[Span] = []
+    at = 0
+    for match in _INLINE.finditer(text):
+        if match.start() > at:
+            out.append(Span(text[at : match.start()]))
+        if match["b"] is not None:
+            out.append(Span(match["b"], "b"))
+        elif match["i"] is not None:
+            out.append(Span(match["i"], "i"))
+        elif match["code"] is not None:
+            out.append(Span(match["code"], "code"))
+        else:
+            out.append(Span(match["words"], link=match["to"]))
+        at = match.end()
+    if at < len(text):
+        out.append(Span(text[at:]))
+    for span in out:
+        if span.style is None and span.link is None and ("*" in span.text or "`" in span.text):
+            raise ContentError(f"{where}: an unclosed * or ` (styles are **b**, *i*, `code`)")
+    return tuple(out)
+
+
+def parse(text: str, source: str) -> HowToPlay:
+    """Read a How to play; ContentError names the file and line of the first mistake."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# "):
+        raise ContentError(f"{source}:1: the first line must be the title, '# How to play ...'")
+    title = lines[0][2:].strip()
+    intro: list[Block] = []
+    sections: list[Section] = []
+    blocks = intro
+    paragraph: list[str] = []
+    items: list[list[str]] = []
+    kind = ""
+    para_line = 0
+
+    def flush(number: int) -> None:
+        nonlocal paragraph, items, kind
+        if paragraph:
+            blocks.append(Block("p", spans(" ".join(paragraph), f"{source}:{para_line}")))
+        if items:
+            where = f"{source}:{number}"
+            blocks.append(Block(kind, items=tuple(spans(" ".join(i), where) for i in items)))
+        paragraph, items, kind = [], [], ""
+
+    for number, raw in enumerate(lines[1:], start=2):
+        line = raw.rstrip()
+        where = f"{source}:{number}"
+        for pattern, what in _REFUSED:
+            if pattern.search(line):
+                raise ContentError(f"{where}: {what} is not part of a How to play")
+        stripped = line.strip()
+        if not stripped:
+            flush(number)
+            continue
+        if line.startswith("# "):
+            raise ContentError(f"{where}: only the first line is a '# ' title")
+        if line.startswith("## "):
+            flush(number)
+            heading = _SECTION.match(line)
+            if heading is None:
+                raise ContentError(f"{where}: a section is '## Heading {{#id}}'")
+            if any(s.id == heading[2] for s in sections):
+                raise ContentError(f"{where}: a second section #{heading[2]}")
+            sections.append(Section(heading[2], heading[1].strip()))
+            blocks = sections[-1].blocks
+            continue
+        if line.startswith("### "):
+            flush(number)
+            blocks.append(Block("h3", spans(line[4:].strip(), where)))
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            if paragraph:
+                flush(number)
+            new_kind = "ol" if item[1] else "ul"
+            if items and new_kind != kind:
+                flush(number)
+            kind = new_kind
+            items.append([item[2].strip()])
+            continue
+        if items and raw.startswith("  "):
+            items[-1].append(stripped)  # the item goes on, indented under it
+            continue
+        if items:
+            flush(number)
+        if not paragraph:
+            para_line = number
+        paragraph.append(stripped)
+    flush(len(lines))
+
+    ids = {s.id for s in sections}
+    missing = [r for r in REQUIRED if r not in ids]
+    if missing:
+        raise ContentError(f"{source}: no section {', '.join('#' + m for m in missing)}")
+    for section in [Section("", "", intro), *sections]:
+        for block in section.blocks:
+            for run in [block.spans, *block.items]:
+                for span in run:
+                    if span.link is not None and span.link not in ids:
+                        raise ContentError(
+                            f"{source}: section #{section.id or 'intro'} links to "
+                            f"#{span.link}, which is no section"
+                        )
+    return HowToPlay(title, intro, sections)
+
+
+_LOADED: dict[tuple[Path, int], HowToPlay] = {}
+
+
+def load(folder: Path) -> HowToPlay | None:
+    """The How to play in `folder`, read once until the file changes; None if it has none."""
+    path = folder / FILE
+    try:
+        changed = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    key = (path, changed)
+    if key not in _LOADED:
+        _LOADED[key] = parse(path.read_text(encoding="utf-8"), str(path))
+    return _LOADED[key]

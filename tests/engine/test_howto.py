@@ -1,0 +1,117 @@
+"""How to play (issue 25, item 1): every game's rules for players, in a Markdown subset read
+once for the terminal, the server and the browser. A mistake in one is a line naming the
+file and the line; what a page draws is text, never markup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tavernkeep.engine.errors import ContentError
+from tavernkeep.engine.howto import REQUIRED, load, parse
+from tavernkeep.games import all_games
+
+SECTIONS = "\n".join(f"## {name.title()} {{#{name}}}\n\nAbout {name}.\n" for name in REQUIRED)
+GOOD = f"""# How to play Test
+
+A **short** game: see [the dice](#dice).
+
+{SECTIONS}
+## Quests {{#quests}}
+
+### A quest card
+
+- its name, in *italic*
+  and more about it
+- its `goal`
+
+1. first
+2. second
+"""
+
+
+def test_the_subset_reads_into_sections_blocks_and_runs() -> None:
+    how = parse(GOOD, "test.md")
+    assert how.title == "How to play Test"
+    assert [s.id for s in how.sections] == [*REQUIRED, "quests"]
+    intro = how.to_json()["intro"][0]["spans"]
+    assert intro == [
+        {"text": "A "},
+        {"text": "short", "style": "b"},
+        {"text": " game: see "},
+        {"text": "the dice", "link": "dice"},
+        {"text": "."},
+    ]
+    quests = how.section("quests")
+    assert quests is not None
+    kinds = [b.kind for b in quests.blocks]
+    assert kinds == ["h3", "ul", "ol"]
+    first = quests.blocks[1].items[0]
+    assert "".join(s.text for s in first) == "its name, in italic and more about it"
+    assert "{#" not in how.markdown() and "## Quests" in how.markdown()
+    assert how.markdown("dice").startswith("## Dice")
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("<script>alert(1)</script>", "HTML is not part"),
+        ("![a map](map.png)", "an image"),
+        ("see [the site](https://example.com)", "a link outside the rules"),
+        ("| a | table |", "a table"),
+        ("> a quote", "a quote"),
+        ("```", "a code block"),
+        ("#### deep", "a heading deeper"),
+        ("an *unclosed style", "an unclosed"),
+        ("## No id here", "a section is '## Heading {#id}'"),
+        ("# Another title", "only the first line"),
+    ],
+)
+def test_what_is_not_in_the_subset_is_named_with_its_line(line: str, said: str) -> None:
+    text = GOOD.replace("About goal.", line, 1)
+    with pytest.raises(ContentError, match=said) as caught:
+        parse(text, "rules.md")
+    assert str(caught.value).startswith("rules.md:"), caught.value
+
+
+def test_every_section_players_need_is_there_and_every_link_lands() -> None:
+    without_dice = GOOD.replace("## Dice {#dice}", "## Luck {#luck}")
+    with pytest.raises(ContentError, match="no section #dice"):
+        parse(without_dice.replace("(#dice)", "(#luck)"), "rules.md")
+    with pytest.raises(ContentError, match="links to #nowhere, which is no section"):
+        parse(GOOD.replace("(#dice)", "(#nowhere)"), "rules.md")
+    with pytest.raises(ContentError, match="a second section #quests"):
+        parse(GOOD + "\n## Again {#quests}\n", "rules.md")
+
+
+def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "HOW_TO_PLAY.md"
+    assert load(tmp_path) is None
+    path.write_text(GOOD)
+    first = load(tmp_path)
+    assert first is not None and load(tmp_path) is first
+    path.write_text(GOOD.replace("A **short** game", "A long game"))
+    import os
+
+    stamp = path.stat().st_mtime_ns + 1_000_000
+    os.utime(path, ns=(stamp, stamp))
+    again = load(tmp_path)
+    assert again is not None and again is not first
+    assert again.intro[0].spans[0].text.startswith("A long game")
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_game_has_a_how_to_play_a_person_can_read(game: object) -> None:
+    from tavernkeep.engine.game import Game
+
+    assert isinstance(game, Game)
+    how = game.how_to_play()
+    assert how is not None, f"{game.name} has no HOW_TO_PLAY.md"
+    assert how.title == f"How to play {game.title}"
+    ids = [s.id for s in how.sections]
+    assert [i for i in ids if i in REQUIRED] == list(REQUIRED), "the sections in their order"
+    assert len(ids) > len(REQUIRED), "a section for each kind of card or piece"
+    assert 600 <= how.words() <= 2200, how.words()
+    # Never the design notes: a player's page does not send them to RULES.md.
+    assert "RULES.md" not in how.markdown()
