@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -744,3 +745,24 @@ def test_a_question_mark_at_the_prompt_shows_the_rules_then_asks_again(
     # The same choice was asked again after each, and the game went on from it.
     assert out.count("Player 1 (you), your choice:") >= 3
     assert json.loads(record.read_text())["actions"][0] == "quest:1"
+
+
+def test_play_with_advice_shows_each_choices_chance_and_plays_the_same_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = []
+    for advice in ([], ["--advice"]):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\n1\n1\n1\n"))
+        record = tmp_path / f"advised{len(advice)}.json"
+        code, out, err = run(
+            ["play", "hack-and-slash", "--seat", "human", *BOTS[2:], "--seed", "3"]
+            + ["--delay", "0", "--option", "round_limit=1", "--record", str(record), *advice],
+            capsys,
+        )
+        assert code == 0, err
+        advised = re.findall(r"win \d+%", out)
+        assert bool(advised) == bool(advice), out[-800:]
+        records.append(json.loads(record.read_text()))
+    # The tutor thinks with a stream of its own: the game is the same with it or without.
+    assert records[0]["actions"] == records[1]["actions"]
+    assert records[0]["result"] == records[1]["result"]

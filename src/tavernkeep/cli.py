@@ -182,6 +182,13 @@ def play(
     delay: Annotated[
         float, typer.Option(help="Seconds to pause after each bot move.", min=0.0)
     ] = 0.6,
+    advice: Annotated[
+        bool,
+        typer.Option(
+            help="The tutor: beside each choice, the search's chance to win with it, "
+            "worked out from what your seat can see (about half a second a decision)."
+        ),
+    ] = False,
 ) -> None:
     """Play a game in the terminal, against bots or friends at one keyboard."""
     from tavernkeep.terminal.play import play_game
@@ -190,7 +197,7 @@ def play(
         raise ConfigError("--record needs a file name, e.g. --record game.json")
     seats = seat or default_seats(game)
     where = Path(record) if record is not None else None
-    play_game(game, seats, seed, parse_options(option, variant), pack, where, delay)
+    play_game(game, seats, seed, parse_options(option, variant), pack, where, delay, advice)
 
 
 @app.command()

@@ -101,7 +101,7 @@ class Node:
     one to decide after the same history (a die roll ends a turn or asks for a rescue).
     """
 
-    __slots__ = ("avail", "children", "reward", "seat", "square", "visits")
+    __slots__ = ("avail", "children", "reward", "seat", "square", "visits", "wins")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -111,6 +111,9 @@ class Node:
         self.square = 0.0
         """Sum of the squared rewards, kept for the root's children only: the spread an
         incumbent's challenger is judged by."""
+        self.wins = 0.0
+        """The victories alone (a share of a tied one; the evaluation's chance where a
+        rollout was cut), for the root's children only: what the tutor tells a person."""
         self.children: dict[int, dict[Action, Node]] = {}
 
     def mean(self) -> float:
@@ -159,6 +162,15 @@ def rewards_for(game: Game[Any, Any], players: int) -> Rewards:
         return [value] * players
 
     return team
+
+
+def win_share(result: Result, seat: int) -> float:
+    """The part of a victory `seat` had in a finished game: 1 for a team's victory, 1/k
+    for one of k tied winners, else 0."""
+    if result.won is not None:
+        return 1.0 if result.won else 0.0
+    winners = result.winners
+    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 def play_out(
@@ -349,6 +361,8 @@ class ISMCTSBot:
             if len(path) > 1:
                 first = path[1]
                 first.square += rewards[first.seat] ** 2
+                seat = first.seat
+                first.wins += rewards[seat] if outcome is None else win_share(outcome, seat)
             for n_ in path[1:]:
                 n_.visits += 1
                 n_.reward += rewards[n_.seat]

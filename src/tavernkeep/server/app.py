@@ -509,6 +509,8 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     if conn.seat is None:
                         raise IllegalAction("a spectator has no decision to take back")
                     await tavern.take_back(room, conn.seat)
+                elif kind == "advice":
+                    tavern.request_advice(room, conn)
                 elif kind == "back":
                     if conn.seat is None:
                         raise IllegalAction("a spectator has no seat to come back to")

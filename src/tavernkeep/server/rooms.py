@@ -269,6 +269,13 @@ class Room:
         page of theirs gone past the grace) or "out of time" (their clock ran out)."""
         self.stood_in: dict[int, int] = {}
         """The actions (by index) a stand-in chose, each with the seat it chose for."""
+        self.advice: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        """The tutor's last advice for each seat, with the version it was for: asked
+        again for the same decision, it is sent again, not thought out again."""
+        self.advising: set[tuple[int, int]] = set()
+        """(seat, version) advice being thought out now: asked twice, thought once."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        """Work a message started that runs on its own (advice), held until done."""
         self.waited: int | None = None
         """The version whose decision the table already waited on (a leaver's grace, a
         clock running out): its stand-in decides at once, without the bots' pause."""
@@ -940,6 +947,49 @@ class Tavern:
             self.schedule_bots(room)
             self.watch(room)
         return True
+
+    def request_advice(self, room: Room, conn: Connection) -> None:
+        """Start the tutor for `conn`'s seat's decision (agents/advice.py): refused with
+        IllegalAction where it may not be had; else the answer comes to that connection
+        alone, as `advice`, when it is thought out, while the table goes on."""
+        seat = conn.seat
+        if seat is None:
+            raise IllegalAction("a spectator has no decision to be advised on")
+        if not room.settings.advice_allowed():
+            raise IllegalAction("this table does not allow advice")
+        if room.actor != seat or not room.person_decides(seat) or room.lone_pass():
+            raise IllegalAction("advice is for your own decision, while it is yours")
+        version = room.version
+        known = room.advice.get(seat)
+        if known is not None and known[0] == version:
+            self._send_advice(conn, version, known[1])
+            return
+        if (seat, version) in room.advising:
+            return  # being thought out: its answer goes to every page of the seat
+        room.advising.add((seat, version))
+        task = asyncio.get_running_loop().create_task(self._advise(room, seat, version))
+        room.tasks.add(task)
+        task.add_done_callback(room.tasks.discard)
+
+    async def _advise(self, room: Room, seat: int, version: int) -> None:
+        try:
+            copy = room.game.clone(room.match.state)
+            options = await self.searches.advise(room.game, copy, seat)
+        except Exception:
+            log.exception("table %s: advice failed", room.id)
+            return
+        finally:
+            room.advising.discard((seat, version))
+        room.advice[seat] = (version, options)
+        for conn in [c for c in room.connections if c.seat == seat]:
+            self._send_advice(conn, version, options)
+
+    @staticmethod
+    def _send_advice(conn: Connection, version: int, options: list[dict[str, Any]]) -> None:
+        if conn.outbox.qsize() <= MAX_OUTBOX:
+            conn.outbox.put_nowait(
+                json.dumps({"type": "advice", "version": version, "options": options})
+            )
 
     async def take_back(self, room: Room, seat: int) -> None:
         """Take back `seat`'s latest decision, if it may be (see `Room.takebacks`): the

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavernkeep.agents import make_bot
+from tavernkeep.agents.advice import ADVICE_MS, advise
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import InfoSet
-from tavernkeep.engine.rng import Rng
+from tavernkeep.engine.rng import Rng, random_seed
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,18 @@ def _end_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _advise(
+    game: Game[Any, Any], spec: str, state: Any, seat: int, seed: int
+) -> list[dict[str, Any]]:
+    """In a worker process: the tutor's advice for `seat` (agents/advice.py), as JSON."""
+    info = InfoSet(game, state, seat, Rng(seed))
+    return [a.to_json() for a in advise(info, Rng(seed ^ ADVICE_STREAM), spec)]
+
+
+ADVICE_STREAM = 0x5EED_AD71CE
+"""Mixed into the advice's seed for its search stream, apart from the InfoSet's."""
+
+
 class SearchPool:
     """A fixed number of worker processes, started when the first search is asked for."""
 
@@ -102,6 +115,13 @@ class SearchPool:
         self, game: Game[Any, Any], spec: str, state: Any, seat: int, rng: Rng
     ) -> Action:
         """The search's action for `seat` in `state` (a copy the caller no longer needs)."""
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(
+            self._ensure(), _think, game, spec, state, seat, rng.state, self.limits.millis
+        )
+        return Action.parse(text)
+
+    def _ensure(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # Spawned, not forked: a fork of a server with threads and open sockets would
             # carry them into every worker.
@@ -111,11 +131,17 @@ class SearchPool:
                 initializer=_end_with,
                 initargs=(os.getpid(),),
             )
+        return self._pool
+
+    async def advise(self, game: Game[Any, Any], state: Any, seat: int) -> list[dict[str, Any]]:
+        """The tutor's advice for `seat` in `state` (a copy the caller no longer needs),
+        thought out in the pool like any search, within the server's time limit."""
+        spec = f"bot:mcts:{min(ADVICE_MS, self.limits.millis)}ms"
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(
-            self._pool, _think, game, spec, state, seat, rng.state, self.limits.millis
+        # A seed nobody chose: the advice's samples are the seat's view and chance alone.
+        return await loop.run_in_executor(
+            self._ensure(), _advise, game, spec, state, seat, random_seed()
         )
-        return Action.parse(text)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -40,6 +40,13 @@ class TableSettings(BaseModel):
     well; a new table is stored with the bot it was given."""
     clock: Clock | None = None
     """The seats' clocks; None: nobody is timed (a leaver is still stood in for)."""
+    advice: bool | None = None
+    """Whether a person may ask the tutor (the search's chance to win with each choice,
+    from their own view). None: yes, unless the table has clocks (a timed game is a
+    contest of the people's own thinking)."""
+
+    def advice_allowed(self) -> bool:
+        return self.advice if self.advice is not None else self.clock is None
 
 
 STAND_IN_MS = 300

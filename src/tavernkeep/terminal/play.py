@@ -10,13 +10,14 @@ from rich.console import Console
 from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
+from tavernkeep.agents.advice import advise
 from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import Agent, InfoSet, Match
 from tavernkeep.engine.records import destination_problem
-from tavernkeep.engine.rng import random_seed
+from tavernkeep.engine.rng import Rng, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.terminal.render import (
     Renderer,
@@ -33,10 +34,14 @@ class HumanAgent:
 
     name = "human"
 
-    def __init__(self, console: Console, render: Renderer, seat_names: list[str]) -> None:
+    def __init__(
+        self, console: Console, render: Renderer, seat_names: list[str], advice: bool = False
+    ) -> None:
         self.console = console
         self.render = render
         self.seat_names = seat_names
+        self.advice = advice
+        """Show the tutor's chance to win beside each choice (`play --advice`)."""
 
     def choose(self, info: InfoSet) -> Action:
         console = self.console
@@ -47,6 +52,13 @@ class HumanAgent:
             console.print(f"  {self.seat_names[info.seat]} passes (nothing to play)")
             return PASS
         console.print(self.render(info.view()))
+        wins: dict[Action, float] = {}
+        if self.advice:
+            # The search from this seat's view alone, with a stream of its own: thinking
+            # for the person draws nothing from the table's dice.
+            wins = {a.action: a.win for a in advise(info, Rng(random_seed()))}
+            console.print("[magenta]Advice: each choice's chance to win, by the search[/]")
+        self.wins = wins
         self.show_choices(info, actions)
         while True:
             answer = Prompt.ask("number or action (? for the rules)", console=console).strip()
@@ -69,7 +81,10 @@ class HumanAgent:
         for number, action in enumerate(actions, start=1):
             chance = odds_text(info.odds(action))
             shown = f"  [cyan]{number}[/]. {info.label(action)}"
-            self.console.print(shown + (f"  [green]({chance})[/]" if chance else ""))
+            shown += f"  [green]({chance})[/]" if chance else ""
+            if action in self.wins:
+                shown += f"  [magenta]win {self.wins[action]:.0%}[/]"
+            self.console.print(shown)
 
 
 def pick(answer: str, actions: list[Action]) -> Action:
@@ -102,13 +117,17 @@ def seat_names(seats: list[str]) -> list[str]:
 
 
 def build_agents(
-    game: Game[Any, Any], seats: list[str], console: Console, render: Renderer
+    game: Game[Any, Any],
+    seats: list[str],
+    console: Console,
+    render: Renderer,
+    advice: bool = False,
 ) -> list[Agent]:
     for spec in seats:
         check_seat(spec, game)
     names = seat_names(seats)
     return [
-        HumanAgent(console, render, names) if spec == "human" else make_bot(spec, game)
+        HumanAgent(console, render, names, advice) if spec == "human" else make_bot(spec, game)
         for spec in seats
     ]
 
@@ -121,6 +140,7 @@ def play_game(
     pack: str | None,
     record_path: Path | None,
     delay: float,
+    advice: bool = False,
 ) -> None:
     game = get_game(game_name)
     if record_path is not None:
@@ -130,7 +150,7 @@ def play_game(
             raise RecordError(f"cannot write the record to {record_path}: {problem}")
     console = Console(highlight=False)
     render = renderer_for(game)
-    agents = build_agents(game, seats, console, render)
+    agents = build_agents(game, seats, console, render, advice)
     seed = random_seed() if seed is None else seed
     match = Match.start(game, agents, seed, options, pack, seats=seats)
     humans = [s for s, spec in enumerate(seats) if spec == "human"]

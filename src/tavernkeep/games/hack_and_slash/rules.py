@@ -331,8 +331,11 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         }
 
     def determinize(self, state: HackAndSlashState, seat: int, rng: Rng) -> HackAndSlashState:
-        # Only the order of the draw pile and the dice to come are hidden.
+        # Only the order of the draw pile and the dice to come are hidden. The pile is
+        # sorted before it is shuffled, so the sample is a function of what the seat knows
+        # and the stream alone, never of the true order (engine/game.py, `determinize`).
         twin = state.clone()
+        twin.pile.sort()
         rng.shuffle(twin.pile)
         twin.rng = Rng(rng.next64())
         return twin

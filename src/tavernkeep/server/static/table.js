@@ -11,6 +11,7 @@ import {
   h,
   humanize,
   oddsText,
+  percent,
   playerName,
   rememberHost,
   rememberLast,
@@ -40,6 +41,14 @@ const CHAT_KEEP = 300;
 // A running clock under this many seconds is drawn as urgent.
 const CLOCK_LOW_S = 30;
 
+function storedFlag(key) {
+  try {
+    return localStorage.getItem(key) === "1";
+  } catch {
+    return false;
+  }
+}
+
 const app = {
   identity: null, // {seat, token} to act for a seat, null to watch
   ws: null,
@@ -67,6 +76,9 @@ const app = {
   clockTimer: null,
   rematch: null, // the rematch's table id, once one is open
   reissued: null, // {seat, url}: the invite the host just made, shown until replaced
+  adviceOn: storedFlag("tavernkeep:advice"), // the person's choice, kept by this browser
+  advice: null, // {version, byAction: {action: {win, tried}}}: the tutor's last answer
+  adviceAsked: null, // the version the tutor was last asked about
 };
 
 const tray = new DiceTray($("dice-tray"));
@@ -242,6 +254,8 @@ function onMessage(raw) {
     // is; the welcome and state that follow show the table as it stands.
     app.queue.length = 0;
     app.pending = false;
+  } else if (message.type === "advice") {
+    onAdvice(message);
   } else if (message.type === "rematch") {
     onRematch(message.table);
   } else if (["events", "state", "seats", "chat"].includes(message.type)) {
@@ -376,7 +390,69 @@ function showState(message) {
   renderGame();
   renderActions();
   renderBanner();
+  askAdvice();
   if (message.actor !== before) followDecision(message);
+}
+
+// -- the tutor ------------------------------------------------------------------------------
+// Opt-in, per browser: with "Advice" on, each decision of this seat asks the server's
+// search for every choice's chance to win, worked out from this seat's view alone (the
+// table may not allow it: by default a table with clocks does not).
+
+function adviceAllowed() {
+  const settings = (app.table && app.table.settings) || {};
+  if (typeof settings.advice === "boolean") return settings.advice;
+  return !settings.clock;
+}
+
+function askAdvice() {
+  const state = app.state;
+  if (!app.adviceOn || !adviceAllowed() || app.seat === null || !state) return;
+  if (!(state.legal || []).length || app.adviceAsked === state.version) return;
+  if (app.advice && app.advice.version === state.version) return;
+  if (send({ type: "advice" })) app.adviceAsked = state.version;
+}
+
+function onAdvice(message) {
+  if (!app.state || message.version !== app.state.version || !Array.isArray(message.options)) return;
+  const byAction = {};
+  for (const option of message.options) {
+    if (option && typeof option.action === "string") byAction[option.action] = option;
+  }
+  app.advice = { version: message.version, byAction };
+  renderActions();
+}
+
+/** The tutor's word on one choice, if it has given it for this decision. */
+function adviceFor(action) {
+  if (!app.adviceOn || !app.advice || !app.state || app.advice.version !== app.state.version) return null;
+  return app.advice.byAction[action] || null;
+}
+
+function adviceToggle(legal) {
+  if (app.seat === null || !adviceAllowed()) return null;
+  const waiting = app.adviceOn && legal.length && !adviceFor(legal[0].action);
+  return h(
+    "label",
+    { class: "advice-toggle", title: "The search's estimate of each choice's chance to win, from what your seat can see." },
+    h("input", {
+      type: "checkbox",
+      id: "advice-toggle",
+      checked: app.adviceOn,
+      onchange: (event) => {
+        app.adviceOn = event.target.checked;
+        try {
+          localStorage.setItem("tavernkeep:advice", app.adviceOn ? "1" : "0");
+        } catch {
+          // storage disabled: the choice lasts as long as the page
+        }
+        askAdvice();
+        renderActions();
+      },
+    }),
+    " Advice",
+    waiting ? h("span", { class: "muted", text: " · thinking…" }) : null,
+  );
 }
 
 /**
@@ -801,6 +877,8 @@ function renderDecisionExtra(state, disabled) {
   const node = $("decision-extra");
   const mine = currentSeats().find((s) => s.seat === app.seat);
   const parts = [];
+  const legal = (state && state.legal) || [];
+  if (legal.length) parts.push(adviceToggle(legal));
   if (mine && mine.stand_in && mine.away === "out of time") {
     parts.push(
       h("p", { class: "hint stand-in-note", text: `Your time ran out: the ${agentLabel(mine.stand_in)} plays for you.` }),
@@ -832,7 +910,7 @@ function renderDecisionExtra(state, disabled) {
       }),
     );
   }
-  node.hidden = parts.length === 0;
+  node.hidden = parts.filter(Boolean).length === 0;
   replace(node, parts);
 }
 
@@ -867,6 +945,7 @@ const LONG_SHOT = 0.2;
 
 function actionButton(entry, index, disabled) {
   const odds = oddsText(entry.odds);
+  const advised = adviceFor(entry.action);
   const chances = Object.values(entry.odds || {}).filter((p) => typeof p === "number");
   const longShot = chances.length > 0 && Math.max(...chances) < LONG_SHOT;
   return h(
@@ -881,6 +960,7 @@ function actionButton(entry, index, disabled) {
     index < 9 ? h("kbd", { text: String(index + 1) }) : h("span", { class: "kbd-gap" }),
     h("span", { class: "action-label", text: entry.label || entry.action }),
     odds ? h("span", { class: `action-odds${longShot ? " long-shot" : ""}`, text: odds }) : null,
+    advised ? h("span", { class: "action-advice", text: `win ${percent(advised.win)}` }) : null,
   );
 }
 

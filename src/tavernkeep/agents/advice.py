@@ -1,0 +1,70 @@
+"""The tutor: for a person's decision, the search's estimate of each choice's chance to win
+the game, with a line of reason where the game's odds give one.
+
+It is the search bot's own thinking (`agents/ismcts.py`), run from the seat's `InfoSet`
+alone: every imagined game starts from a fresh guess at what the seat cannot see, so the
+advice can tell nobody more than the seat knows (the same guarantee, and the same test,
+as the search bot's). A person's table may allow it (`settings.advice`); `tavernkeep play
+--advice` shows it at the terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tavernkeep.agents import make_bot
+from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.match import InfoSet
+from tavernkeep.engine.rng import Rng
+
+ADVICE_MS = 600
+"""The tutor's thinking time a decision: within the second a person waits for it."""
+
+
+@dataclass(frozen=True)
+class Advice:
+    action: Action
+    win: float
+    """The chance to win the game (the team's victory in a co-operative or solo game) by
+    choosing this, as the search estimates it."""
+    tried: int
+    """How many imagined games the estimate rests on."""
+    reason: str
+    """A line of why, where the game's odds give one ("67% success"); else empty."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action.text,
+            "win": round(self.win, 3),
+            "tried": self.tried,
+            "reason": self.reason,
+        }
+
+
+def reason(odds: dict[str, float]) -> str:
+    """The dice's part in a choice, as a line: "67% success", "20% 0 hits, 50% 1 hit"."""
+    return ", ".join(f"{p:.0%} {name}" for name, p in odds.items())
+
+
+def advise(info: InfoSet, rng: Rng, spec: str | None = None) -> list[Advice]:
+    """Each legal action's chance to win, best first, by the search from `info` alone.
+    `spec` is the search (`bot:mcts:...`; by default `ADVICE_MS` milliseconds)."""
+    game = info.game
+    actions = info.legal_actions()
+    bot = make_bot(spec or f"bot:mcts:{ADVICE_MS}ms", game)
+    assert isinstance(bot, ISMCTSBot), "the tutor is the search"
+    kids: dict[Action, Any] = {}
+    if len(actions) > 1:
+        kids = bot.search(info, rng).children.get(info.seat, {})
+    out = []
+    for action in actions:
+        child = kids.get(action)
+        tried = child.visits if child is not None else 0
+        win = child.wins / child.visits if child is not None and child.visits else 0.0
+        if len(actions) == 1:
+            win, tried = 1.0, 0  # nothing to choose: the estimate says nothing
+        out.append(Advice(action, win, tried, reason(info.odds(action))))
+    out.sort(key=lambda a: (-a.win, -a.tried))
+    return out
