@@ -754,11 +754,9 @@ def test_play_with_advice_shows_each_choices_chance_and_plays_the_same_game(
     for advice in ([], ["--advice"]):
         monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\n1\n1\n1\n"))
         record = tmp_path / f"advised{len(advice)}.json"
-        code, out, err = run(
-            ["play", "hack-and-slash", "--seat", "human", *BOTS[2:], "--seed", "3"]
-            + ["--delay", "0", "--option", "round_limit=1", "--record", str(record), *advice],
-            capsys,
-        )
+        argv = ["play", "hack-and-slash", "--seat", "human", *BOTS[2:], "--seed", "3"]
+        argv += ["--delay", "0", "--option", "round_limit=1", "--record", str(record)]
+        code, out, err = run([*argv, *advice], capsys)
         assert code == 0, err
         advised = re.findall(r"win \d+%", out)
         assert bool(advised) == bool(advice), out[-800:]
