@@ -27,8 +27,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavernkeep.agents import BOTS, LOBBY_MCTS
-from tavernkeep.engine.errors import IllegalAction, TavernkeepError
+from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.games import all_games, game_names, get_game
+from tavernkeep.server import replays
 from tavernkeep.server.guards import (
     MAX_DEPTH,
     RateLimiter,
@@ -78,6 +79,14 @@ class CreateTable(BaseModel):
     settings: TableSettings = Field(default_factory=TableSettings)
     open: list[int] = Field(default_factory=list, max_length=8)
     """Person seats left open: the lobby lists the table, and whoever joins takes one."""
+
+
+class ReplayFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    record: dict[str, Any]
+    seat: int | None = None
+    step: int = 0
 
 
 class Reissue(BaseModel):
@@ -142,6 +151,7 @@ def create_app(
     limits = limits or Limits()
     tavern = Tavern(Storage(database_url), bot_delay, limits, PassPrior.around(pass_delay))
     creations = RateLimiter(limits.tables_per_minute, limits.table_burst)
+    frames = RateLimiter(replays.FRAMES_PER_MINUTE, replays.FRAMES_BURST)
     sockets: dict[str, int] = {}
 
     @asynccontextmanager
@@ -175,6 +185,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
@@ -327,6 +341,18 @@ def create_app(
         if summary is None:
             return error("no such table", 404)
         return summary
+
+    @app.post("/api/replay", response_model=None)
+    async def replay_frame(request: Request, body: ReplayFrame) -> dict[str, Any] | JSONResponse:
+        client = request.client.host if request.client else ""
+        if not frames.allow(client):
+            return error("too many replay steps from one address: slow down", 429)
+        try:
+            # A replay of a few hundred actions takes milliseconds: off the event loop
+            # all the same, so a long record holds up no table.
+            return await asyncio.to_thread(replays.frame, body.record, body.seat, body.step)
+        except RecordError as exc:
+            return error(str(exc), 400)
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def table_record(table_id: str) -> Response:

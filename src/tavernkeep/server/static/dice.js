@@ -100,3 +100,21 @@ export class DiceTray {
     this.timer = null;
   }
 }
+
+/** One line of a game's log: its dice as they fell, then its words (`text`, the event's
+ *  own unless the page puts names in), coloured by its kind, outcome and seat. The table
+ *  and the replay draw their logs with it. */
+export function logLine(event, text) {
+  const classes = ["log-line", `kind-${String(event.kind || "event").replace(/[^a-z0-9-]/gi, "")}`];
+  const data = event.data || {};
+  if (data.success === true) classes.push("success");
+  if (data.success === false) classes.push("failure");
+  if (Number.isInteger(data.seat)) classes.push(`seat-${data.seat % 6}`);
+  const dice = Array.isArray(data.dice) && data.dice.length ? data.dice : null;
+  return h(
+    "li",
+    { class: classes.join(" ") },
+    dice ? h("span", { class: "log-dice" }, dice.map((v) => dieFace(Number(v)))) : null,
+    h("span", { class: "log-text", text: text ?? (event.text || event.kind || "") }),
+  );
+}

@@ -23,7 +23,7 @@ import {
   storedName,
   storedSeats,
 } from "./dom.js";
-import { DiceTray, dieFace } from "./dice.js";
+import { DiceTray, logLine } from "./dice.js";
 import { openRules } from "./rules.js";
 import { generic, rendererFor } from "./renderers/index.js";
 
@@ -987,6 +987,11 @@ function renderBanner() {
         download: "",
         text: "Download the game record",
       }),
+      h("a", {
+        class: "button secondary",
+        href: `/replay#table=${encodeURIComponent(tableId)}`,
+        text: "Watch the replay",
+      }),
       h("a", { class: "button secondary", href: "/", text: "Back to the lobby" }),
     ),
     rematchOffer(),
@@ -1119,21 +1124,7 @@ function scoreTable(result) {
 
 function addLogLine(event) {
   const log = $("log");
-  const classes = ["log-line", `kind-${String(event.kind || "event").replace(/[^a-z0-9-]/gi, "")}`];
-  if (event.data && event.data.success === true) classes.push("success");
-  if (event.data && event.data.success === false) classes.push("failure");
-  const seat = event.data && Number.isInteger(event.data.seat) ? event.data.seat : null;
-  if (seat !== null) classes.push(`seat-${seat % 6}`);
-  log.append(
-    h(
-      "li",
-      { class: classes.join(" ") },
-      hasDice(event)
-        ? h("span", { class: "log-dice" }, event.data.dice.map((v) => dieFace(Number(v))))
-        : null,
-      h("span", { class: "log-text", text: withNames(event.text || event.kind || "") }),
-    ),
-  );
+  log.append(logLine(event, withNames(event.text || event.kind || "")));
   while (log.childElementCount > LOG_KEEP) log.firstElementChild.remove();
 }
 

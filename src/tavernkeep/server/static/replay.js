@@ -1,0 +1,192 @@
+// A replay: a finished game stepped through, forward and back, with every hand there to
+// see (it is over: any seat's view may be shown), the dice as they fell in the log, and
+// the log in step with the board. The record comes from a finished table
+// (`/replay#table=ID`) or a file the person opens; the server replays it a step at a
+// time and keeps nothing (server/replays.py).
+
+import { api, h, playerName, replace } from "./dom.js";
+import { logLine } from "./dice.js";
+import { generic, rendererFor } from "./renderers/index.js";
+import { openRules } from "./rules.js";
+
+const $ = (id) => document.getElementById(id);
+
+const replay = {
+  record: null,
+  steps: 0,
+  step: 0,
+  seat: 0, // whose view the board shows (null: a spectator's)
+  renderer: generic,
+  turns: [],
+  asking: 0, // the latest ask: an older answer arriving late is not shown
+};
+
+async function openRecord(record, source) {
+  replay.record = record;
+  replay.step = 0;
+  replay.seat = Array.isArray(record.seats) && record.seats.length ? 0 : null;
+  hideError();
+  $("replay-source").textContent = source;
+  const first = await show(0);
+  if (!first) return;
+  replay.renderer = await rendererFor(first.game);
+  $("game-title").textContent = `${first.title}: replay`;
+  document.title = `Replay · ${first.title} · tavernkeep`;
+  const rules = $("rules-button");
+  rules.disabled = false;
+  rules.onclick = () => openRules(first.game);
+  replay.steps = first.steps;
+  replay.turns = first.turns || [];
+  $("slider").max = String(first.steps);
+  replace(
+    $("seen-as"),
+    first.seats.map((_, seat) =>
+      h("option", { value: String(seat), text: seatName(first, seat), selected: seat === replay.seat }),
+    ),
+    h("option", { value: "watch", text: "a spectator" }),
+  );
+  replace(
+    $("turn"),
+    replay.turns.map((step, n) => h("option", { value: String(step), text: `${n + 1} (step ${step})` })),
+  );
+  $("stepper").hidden = false;
+  await show(replay.step);
+}
+
+function seatName(frame, seat) {
+  const name = Array.isArray(frame.names) ? frame.names[seat] : null;
+  const agent = frame.seats[seat];
+  const who = agent === "human" ? "" : ` (${agent.replace(/^bot:/, "")} bot)`;
+  return name ? `${name} (${playerName(seat)})` : `${playerName(seat)}${who}`;
+}
+
+/** Ask for a step and draw it; the frame, or null when the server refused the record. */
+async function show(step) {
+  const asked = ++replay.asking;
+  let frame;
+  try {
+    frame = await api("/api/replay", { json: { record: replay.record, seat: replay.seat, step } });
+  } catch (error) {
+    showError(`This record cannot be replayed: ${error.message}`);
+    return null;
+  }
+  if (asked !== replay.asking) return frame;
+  replay.step = frame.step;
+  draw(frame);
+  return frame;
+}
+
+function draw(frame) {
+  $("slider").value = String(frame.step);
+  const turn = [...replay.turns].reverse().find((s) => s <= frame.step);
+  if (turn !== undefined) $("turn").value = String(turn);
+  const who = frame.by === null || frame.by === undefined ? "" : `${seatName(frame, frame.by)}: `;
+  $("step-text").textContent =
+    frame.step === 0
+      ? `Step 0 of ${frame.steps}: the table as it was dealt.`
+      : `Step ${frame.step} of ${frame.steps}: ${who}${frame.label || ""}`;
+  $("first").disabled = $("back").disabled = frame.step === 0;
+  $("forward").disabled = $("last").disabled = frame.step === frame.steps;
+  const ctx = { seat: frame.seat, seatNames: frame.seats.map((_, s) => playerName(s)), legal: [], onAction: () => {} };
+  try {
+    replay.renderer.render($("game"), frame.view, ctx);
+  } catch (error) {
+    console.error("renderer failed; using the generic view", error);
+    generic.render($("game"), frame.view, ctx);
+  }
+  const log = $("log");
+  replace(log, (frame.log || []).map((event) => logLine(event)));
+  log.scrollTop = log.scrollHeight;
+  const banner = $("banner");
+  banner.hidden = !frame.result;
+  if (frame.result) {
+    replace(
+      banner,
+      h("h2", { text: frame.headline || "The game is over" }),
+      h("p", { class: "result-reason", text: frame.result.reason || "" }),
+    );
+  }
+}
+
+function go(step) {
+  const clamped = Math.max(0, Math.min(replay.steps, step));
+  if (replay.record) show(clamped);
+}
+
+function showError(text) {
+  const node = $("replay-error");
+  node.hidden = false;
+  node.textContent = text;
+}
+
+function hideError() {
+  $("replay-error").hidden = true;
+}
+
+async function fromTable(tableId) {
+  $("open-file").hidden = true;
+  let response;
+  try {
+    response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`);
+  } catch {
+    showError("The server cannot be reached.");
+    return;
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok || !body) {
+    showError(`No replay: ${(body && body.error) || response.statusText}.`);
+    return;
+  }
+  await openRecord(body, `table ${tableId}`);
+}
+
+function fromFile(file) {
+  const reader = new FileReader();
+  reader.onload = () => {
+    let record;
+    try {
+      record = JSON.parse(String(reader.result));
+    } catch {
+      showError(`${file.name} is not a game record: not JSON.`);
+      return;
+    }
+    openRecord(record, file.name);
+  };
+  reader.onerror = () => showError(`${file.name} could not be read.`);
+  reader.readAsText(file);
+}
+
+function start() {
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(replay.step - 1));
+  $("forward").addEventListener("click", () => go(replay.step + 1));
+  $("last").addEventListener("click", () => go(replay.steps));
+  $("slider").addEventListener("change", (event) => go(Number(event.target.value)));
+  $("turn").addEventListener("change", (event) => go(Number(event.target.value)));
+  $("seen-as").addEventListener("change", (event) => {
+    replay.seat = event.target.value === "watch" ? null : Number(event.target.value);
+    go(replay.step);
+  });
+  $("record-file").addEventListener("change", (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (file) fromFile(file);
+  });
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target && event.target.tagName;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") go(replay.step + 1);
+    else if (event.key === "ArrowLeft") go(replay.step - 1);
+    else return;
+    event.preventDefault();
+  });
+  const params = new URLSearchParams(location.hash.slice(1));
+  const table = params.get("table");
+  if (table) fromTable(table);
+}
+
+start();

@@ -1,0 +1,67 @@
+"""Replays in the browser (issue 25, item 4): a finished table's game, and a record file a
+person opens, step to the end, showing the recorded result, and back to the deal."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+
+def test_a_finished_table_is_replayed_to_its_result_and_back(server: Any, ui: Any) -> None:
+    expect = ui.expect
+    created = server.create_table(
+        seats=["human", "bot:heuristic", "bot:random"], seed=5, options={"round_limit": 1}
+    )
+    page = ui.new_page(server.url(created["seats"][0]["invite"]))
+    ui.wait_connected(page)
+    ui.play_to_end(page)
+    headline = page.locator(ui.OVER).inner_text()
+    record = server.get(f"/api/tables/{created['id']}/record")
+    steps = len(record["actions"])
+
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page).to_have_url(re.compile(r"/replay#table="))
+    text = page.locator("#step-text")
+    expect(text).to_have_text(f"Step 0 of {steps}: the table as it was dealt.")
+    expect(page.locator("#game .quest-card").first).to_be_visible()
+    page.get_by_role("button", name="Step forward").click()
+    expect(text).to_contain_text(f"Step 1 of {steps}: Player 1")
+    expect(page.locator("#log li").first).to_be_visible()
+    page.get_by_role("button", name="Last step").click()
+    expect(text).to_contain_text(f"Step {steps} of {steps}")
+    expect(page.locator("#banner h2")).to_have_text(headline)
+    expect(page.locator("#banner .result-reason")).to_have_text(record["result"]["reason"])
+    rolls = page.locator("#log .log-dice")
+    assert rolls.count() > 0, "the dice as they fell"
+    page.keyboard.press("ArrowLeft")
+    expect(text).to_contain_text(f"Step {steps - 1} of {steps}")
+    expect(page.locator("#banner")).to_be_hidden()
+    page.get_by_role("button", name="First step").click()
+    expect(text).to_have_text(f"Step 0 of {steps}: the table as it was dealt.")
+    expect(page.locator("#log li")).to_have_count(0)
+
+
+def test_a_record_file_is_opened_and_replayed(server: Any, ui: Any, tmp_path: Path) -> None:
+    expect = ui.expect
+    created = server.create_table(game="rage", seats=["bot:heuristic"], seed=3)
+    table = created["id"]
+    watcher = ui.new_page(server.url(f"/table/{table}#watch"))
+    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
+    record = server.get(f"/api/tables/{table}/record")
+    path = tmp_path / "rage.json"
+    path.write_text(json.dumps(record))
+    page = ui.new_page(server.url("/"))
+    page.get_by_role("link", name="Replay a finished game").click()
+    page.get_by_label(re.compile("Open a game record")).set_input_files(str(path))
+    text = page.locator("#step-text")
+    expect(text).to_contain_text(f"of {len(record['actions'])}")
+    expect(page.locator("#replay-source")).to_have_text("rage.json")
+    page.get_by_role("button", name="Last step").click()
+    expect(page.locator("#banner .result-reason")).to_have_text(record["result"]["reason"])
+    # A file that is not a record says so in a line.
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"game": "rage"}')
+    page.get_by_label(re.compile("Open a game record")).set_input_files(str(bad))
+    expect(page.locator("#replay-error")).to_contain_text("This record cannot be replayed:")
