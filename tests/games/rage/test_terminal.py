@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from tavernkeep.engine.content import Pack
+from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
 from tavernkeep.games.rage import GAME
 from tavernkeep.games.rage.hexes import DIRECTIONS, Hex, distance, edge
@@ -31,7 +32,8 @@ from tavernkeep.games.rage.terminal import (
     mark,
     render,
 )
-from tavernkeep.terminal.render import renderer_for
+from tavernkeep.terminal.play import HumanAgent
+from tavernkeep.terminal.render import odds_text, renderer_for
 
 WIDTH = 120
 
@@ -319,3 +321,33 @@ def test_an_ending_is_coloured_as_what_it_is(ending: str, won: bool, style: str)
         "result": {"reason": "why", "won": won, "ending": ending},
     }
     assert decision_text(view).style == style
+
+
+def test_each_choice_is_listed_with_its_words_and_chances(maps: dict[str, Pack[Any]]) -> None:
+    """The prompt's list of choices: each the game's label, with the chances of the dice
+    it sets off in brackets, for every kind of decision of brave random games."""
+    seen: set[str] = set()
+    for seed in range(6):
+        state = GAME.setup(GAME.config_model(), seed, maps["brawl"])
+        rng = Rng(seed)
+        while actions := GAME.legal_actions(state):
+            kind = (GAME.view(state, 0)["decision"] or {})["kind"]
+            console = Console(file=io.StringIO(), record=True, width=400, color_system=None)
+            agent = HumanAgent(console, render, ["You"])
+            agent.wins = {}  # no advice asked
+            agent.show_choices(InfoSet(GAME, state, 0, Rng(1)), actions)
+            listed = console.export_text().splitlines()[1:]
+            for number, (action, line_) in enumerate(zip(actions, listed, strict=True), 1):
+                chances = odds_text(GAME.odds(state, action))
+                words = f"  {number}. {GAME.label(state, action)}"
+                assert line_ == words + (f"  ({chances})" if chances else ""), line_
+                if chances:
+                    seen.add(kind)
+            if kind == "combat":
+                foe = GAME.view(state, 0)["skeletons"][state.foe]["name"]
+                assert f"Wounded by {foe}: fight on, or disengage" in flat(
+                    screen(GAME.view(state, 0))
+                )
+            pick = [a for a in actions if a.kind not in ("escape", "disengage")] or actions
+            GAME.apply(state, pick[rng.below(len(pick))])
+    assert {"move", "backstab", "combat"} <= seen, seen

@@ -1,7 +1,8 @@
 """Rage: the solo stealth game in the fallen village, as the Game protocol.
 
-Setup, the protocol and the words for people (labels, odds, the view) are here; how a
-turn moves is `turn.py`, the map and its tables `content.py`, hex geometry `hexes.py`.
+Setup, the protocol and the words for people (labels, odds, the view) are here, with
+what a choice leads to worked out in `forecast.py`; how a turn moves is `turn.py`, the
+map and its tables `content.py`, hex geometry `hexes.py`.
 The readings the rulebook leaves open are in RULES.md, not here.
 """
 
@@ -18,7 +19,7 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
-from tavernkeep.games.rage import evaluation
+from tavernkeep.games.rage import evaluation, forecast
 from tavernkeep.games.rage.config import RageConfig
 from tavernkeep.games.rage.content import RageMap, load
 from tavernkeep.games.rage.heuristic import PlannerBot
@@ -34,9 +35,10 @@ from tavernkeep.games.rage.state import (
 from tavernkeep.games.rage.turn import (
     BLUE_HP,
     ENDINGS,
-    HOUSE_RAGE,
+    KILL_RAGE,
     LOSE_CONTROL,
     RED_HP,
+    RETREAT_CALM,
     SKELETON_HP,
     SNEAK,
     START_RAGE,
@@ -66,6 +68,9 @@ FIGHT = Action("fight")
 DISENGAGE = Action("disengage")
 
 MODES = {PATROLLING: "patrolling", RETURNING: "returning", HOLDING: "holding"}
+
+DAWN_NOTE = "dawn follows, a loss"
+"""A move that ends on the night's last turn, anywhere but out: the game is lost."""
 
 
 def static_map_view(m: Village) -> dict[str, Any]:
@@ -104,12 +109,6 @@ def map_view(m: Village, visited: list[bool]) -> dict[str, Any]:
             for i, (name, cells) in enumerate(static["houses"])
         ],
     }
-
-
-# One round of combat: the player's higher of two d6 (or a d10) against a d6, ties to
-# the skeleton. Exact: sum over the skeleton's die of the chance to beat it.
-ROUND_WIN = sum(1 - (s / 6) ** 2 for s in range(1, 7)) / 6
-ROUND_WIN_RAGING = sum((10 - s) / 10 for s in range(1, 7)) / 6
 
 
 class Rage(Game[RageState, RageConfig]):
@@ -400,51 +399,70 @@ class Rage(Game[RageState, RageConfig]):
         return state.clone()
 
     def label(self, state: RageState, action: Action) -> str:
+        """What a choice does, in the words of the map (forecast.py): a step by its
+        direction and what lies there, never by coordinates, which the map does not show."""
         m = state.map
         kind = action.kind
         if kind == "step":
             d = int(action.args[0])
             cell = m.step[state.pos][d]
-            notes = []
-            if state.food[cell]:
-                notes.append(f"{state.food[cell]} food")
-            house = m.house_of[cell]
-            if house != NONE and not state.visited[house]:
-                notes.append(f"enter {m.house[house].name}, +{HOUSE_RAGE} rage")
-            if cell in m.exits:
-                notes.append("an exit")
-            seen_by = [
-                m.skeleton[k].name
-                for k, c in enumerate(state.sk_cell)
-                if c != NONE and cell in m.sight[c][state.sk_facing[k]]
-            ]
-            if seen_by:
-                notes.append("in sight of " + ", ".join(seen_by))
-            extra = f" ({'; '.join(notes)})" if notes else ""
-            return f"Sneak {DIRECTION_NAMES[d]} to {hex_text(m, cell)}{extra}"
+            if cell == NONE:
+                return action.text
+            ends = state.steps + 1 >= SNEAK and cell not in m.exits
+            notes = forecast.hex_notes(state, cell, d, entering=True)
+            if ends and state.turn >= dawn(state):
+                notes.append(DAWN_NOTE)
+            verb = f"Sneak {DIRECTION_NAMES[d]}" + (", ending the move" if ends else "")
+            return verb + (f": {', '.join(notes)}" if notes else "")
         if kind == "stop":
-            cubes = state.food[state.pos]
-            here = f", collecting {cubes} food" if cubes else ""
-            return f"End the move at {hex_text(m, state.pos)}{here}"
+            notes = forecast.hex_notes(state, state.pos, state.facing, entering=False)
+            if state.turn >= dawn(state):
+                notes.append(DAWN_NOTE)
+            return "End the move here" + (f": {', '.join(notes)}" if notes else "")
         if kind == "escape":
             ending = alive_ending(state)
-            return f"Escape the village with {state.bag} food: {ENDINGS[ending]}"
+            way = "the front gate" if state.pos == m.gate_cell else "the gap"
+            return f"Escape through {way} with {state.bag} food: {ENDINGS[ending]}"
         if kind in ("backstab", "spare"):
             k = state.pending[0]
-            name = m.skeleton[k].name
+            name = forecast.the(m.skeleton[k].name)
             if kind == "backstab":
-                return f"Backstab {name}, its back to you (+3 rage)"
-            return f"Let {name} walk on"
+                last = sum(c != NONE for c in state.sk_cell) == 1
+                return f"Backstab {name} ({forecast.rage_to(state, KILL_RAGE)})" + (
+                    ": the last skeleton falls" if last else ""
+                )
+            notes = []
+            if state.sk_cell[k] in m.sight[state.pos][state.facing]:
+                notes.append("it stays in view (a rage check)")
+            for j, first in forecast.spotters(state, state.pos, state.facing):
+                if j == k:
+                    notes.append("it sees you" if first else "it spots you after its step")
+            return f"Let {name} walk on" + (f": {', '.join(notes)}" if notes else "")
         if kind == "fight":
-            return f"Fight on against {m.skeleton[state.foe].name}"
+            k = state.foe
+            name = forecast.the(m.skeleton[k].name)
+            return f"Fight on against {name} (it has {state.sk_hp[k]} of {SKELETON_HP} hp)"
         if kind == "disengage":
-            return f"Disengage from {m.skeleton[state.foe].name} (-3 rage)"
+            name = forecast.the(m.skeleton[state.foe].name)
+            return (
+                f"Disengage from {name} ({forecast.rage_to(state, -RETREAT_CALM)}): "
+                "it holds where it stands until your next move is over"
+            )
         return action.text
 
     def odds(self, state: RageState, action: Action) -> dict[str, float]:
-        if action.kind == "fight":
-            return {"win a round": ROUND_WIN_RAGING if state.raging else ROUND_WIN}
-        return {}
+        """The exact chance of the first dice a choice sets off (forecast.py): the rage
+        checks (the chance of rushing each skeleton in view), or a fight (the chance of
+        destroying the skeleton before it wounds you, and of that wound); {} for a choice
+        that leads to the next decision without a die."""
+        try:
+            kind, twin = forecast.ahead(state, action, self._apply_quietly)
+        except IllegalAction:
+            return {}
+        return forecast.chances(kind, twin)
+
+    def _apply_quietly(self, state: RageState, action: Action) -> None:
+        self.apply(state, action, record=False)
 
 
 def _inward(m: Village, cell: int) -> int:

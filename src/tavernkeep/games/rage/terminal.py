@@ -416,7 +416,9 @@ def decision_text(view: Json) -> Text:
         name = view["skeletons"][k]["name"]
         words = f"{name} ({mark(k)}) has its back to you: backstab it or let it walk on."
     elif kind == "combat":
-        words = "Wounded: fight on, or disengage (-3 rage)."
+        foe = view["foe"]
+        by = f" by {view['skeletons'][foe]['name']}" if foe is not None else ""
+        words = f"Wounded{by}: fight on, or disengage (-3 rage)."
     else:
         words = f"Waiting: {kind}."
     return Text(words, style="bold")

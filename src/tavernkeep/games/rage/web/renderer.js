@@ -5,9 +5,14 @@
 // 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE (counter-clockwise on screen, y downwards), walls as
 // [q, r, d] edges. During a move each hex one legal step away is clickable (step:D), the
 // player's own hex ends the move (stop) and the exit marker under the player escapes.
-// Backstab or spare and fight or disengage are the table's own action buttons.
+// Those hexes are drawn apart from the sight cones: a ring and the step's direction over
+// every tint (the cones are tints only), so a hex you can reach never reads as one that
+// is seen. Each clickable hex's tooltip is its choice as the table lists it, chances too.
+// Backstab or spare and fight or disengage are the table's own action buttons. Every
+// skeleton's name is drawn under it, as the choices name them; a key under the map says
+// what each mark means, and the panel lists the skeletons.
 
-import { h, makeClickable, replace, svg } from "/static/dom.js";
+import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
 
 const SIZE = 26; // centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
@@ -22,10 +27,15 @@ const DIRECTIONS = [
 const DIRECTION_NAMES = ["E", "NE", "NW", "W", "SW", "SE"];
 
 const DECISIONS = {
-  move: "Sneak: click a highlighted hex to step there, your own hex to end the move.",
+  move:
+    "Sneak: click a ringed hex to step the way marked on it, your own hex to end the move. " +
+    "Hover over a hex for what lies there.",
   backstab: "A skeleton has its back to you: backstab it or let it walk on.",
-  fight: "You are hurt: fight on or disengage.",
+  combat: "You are hurt: fight on or disengage.",
 };
+
+/** Whether the map's key is open: kept across redraws once the person folds it. */
+let keyOpen = true;
 
 export function render(container, view, ctx) {
   const actions = actionMap(ctx.legal);
@@ -34,10 +44,22 @@ export function render(container, view, ctx) {
     h(
       "div",
       { class: "rg" },
-      h("div", { class: "rg-board" }, board(view, actions, ctx)),
+      h("div", { class: "rg-board" }, board(view, actions, ctx), mapKey()),
       panel(view, actions),
     ),
   );
+}
+
+/** A choice as the table lists it: its label, and its chances when dice decide it. */
+function choiceText(entry) {
+  const odds = oddsText(entry.odds);
+  const label = entry.label || entry.action;
+  return odds ? `${label} (${odds})` : label;
+}
+
+/** A skeleton's name under its figure: "The Reeve" reads "Reeve". */
+function shortName(name) {
+  return String(name || "").replace(/^The /, "");
 }
 
 /** Legal actions by their text. */
@@ -79,6 +101,9 @@ function edgeEnds(q, r, d) {
 }
 
 const key = (q, r) => `${q},${r}`;
+
+/** The pattern of the skeletons' sight (style.css fills their cones with it). */
+const HATCH = "rg-sight-hatch";
 
 // -- the map --------------------------------------------------------------------------
 
@@ -134,7 +159,7 @@ function board(view, actions, ctx) {
     if (sk) parts.push(skeletonText(sk));
     const entry = clickable.get(cell);
     let label = `(${q},${r})${parts.length ? `: ${parts.join(", ")}` : ""}`;
-    if (entry) label += ` — ${entry.label || entry.action}`;
+    if (entry) label += ` — ${choiceText(entry)}`;
     const classes = ["rg-hex"];
     if (house) classes.push("rg-house", house.visited ? "rg-visited" : "rg-unvisited");
     if (cell === map.start) classes.push("rg-gap");
@@ -153,9 +178,42 @@ function board(view, actions, ctx) {
       svg("title", {}, label),
       svg("polygon", { points: hexPoints(q, r) }),
     );
-    if (entry) makeClickable(node, entry, ctx.onAction);
+    if (entry) {
+      makeClickable(node, entry, ctx.onAction);
+      node.setAttribute("title", label);
+    }
     return node;
   });
+
+  // The hexes a click reaches: a ring over every tint, and the step's direction, as the
+  // choices name it ("Sneak NE"); a solid ring round the player's own hex (stop).
+  const reach = svg(
+    "g",
+    { class: "rg-reach", "aria-hidden": "true" },
+    [...clickable].map(([cell, entry]) => {
+      const [q, r] = cells[cell] || [];
+      if (q === undefined) return null;
+      const [x, y] = pixel(q, r);
+      const stop = entry.action === "stop";
+      const d = stop ? null : Number(entry.action.split(":")[1]);
+      return svg(
+        "g",
+        {
+          class: `rg-reach-mark${stop ? " rg-reach-stop" : ""}`,
+          "data-action": entry.action,
+          "data-cell": cell,
+        },
+        svg("polygon", { class: "rg-reach-ring", points: hexPoints(q, r, 0.8) }),
+        stop
+          ? null
+          : svg(
+              "text",
+              { class: "rg-reach-dir", x: x.toFixed(1), y: (y + SIZE * 0.16).toFixed(1) },
+              DIRECTION_NAMES[d] || "",
+            ),
+      );
+    }),
+  );
 
   const rubbleNodes = rubble.map(([q, r]) =>
     svg(
@@ -257,7 +315,7 @@ function board(view, actions, ctx) {
     if (q === undefined) return null;
     const [x, y] = pixel(q, r);
     const escape = cell === player.cell ? actions.get("escape") : null;
-    const label = escape ? `${name}: ${escape.label || "escape"}` : name;
+    const label = escape ? `${name}: ${choiceText(escape)}` : name;
     const node = svg(
       "g",
       {
@@ -306,6 +364,11 @@ function board(view, actions, ctx) {
       facingMarker(x, y, s.facing, "rg-facing"),
       svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: (SIZE * 0.42).toFixed(1) }),
       svg("text", { x: x.toFixed(1), y: (y + 4).toFixed(1) }, "☠"),
+      svg(
+        "text",
+        { class: "rg-skeleton-name", x: x.toFixed(1), y: (y + SIZE * 0.78).toFixed(1) },
+        shortName(s.name),
+      ),
     );
   });
 
@@ -339,12 +402,30 @@ function board(view, actions, ctx) {
       role: "group",
       "aria-label": `The village of ${map.name || "Rage"}`,
     },
+    // The skeletons' sight is hatched red, so it never reads as a house's brown.
+    svg(
+      "defs",
+      {},
+      svg(
+        "pattern",
+        {
+          id: HATCH,
+          width: 6,
+          height: 6,
+          patternUnits: "userSpaceOnUse",
+          patternTransform: "rotate(45)",
+        },
+        svg("rect", { class: "rg-hatch-ground", width: 6, height: 6 }),
+        svg("line", { class: "rg-hatch-line", x1: 1.5, y1: 0, x2: 1.5, y2: 6 }),
+      ),
+    ),
     svg("g", { class: "rg-cells" }, hexes),
     svg("g", { class: "rg-rubbles" }, rubbleNodes),
     patrols,
     skeletonSight,
     playerSight,
     walls,
+    reach,
     houseNames,
     foodNodes,
     svg("g", { class: "rg-exits" }, exitNodes),
@@ -372,6 +453,109 @@ function facingMarker(x, y, facing, cls) {
   };
   const points = [tip, side(1), side(-1)].map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`);
   return svg("polygon", { class: cls, points: points.join(" ") });
+}
+
+// -- the map's key --------------------------------------------------------------------
+
+/** A small picture for the key, drawn in its own box (-14..14) with the map's colours. */
+function swatch(...shapes) {
+  return svg("svg", { class: "rg-key-swatch", viewBox: "-14 -14 28 28", "aria-hidden": "true" }, shapes);
+}
+
+function keyHex(cls, scale = 1) {
+  const points = [];
+  for (let i = 0; i < 6; i++) {
+    const a = ((30 + 60 * i) * Math.PI) / 180;
+    points.push(`${(13 * scale * Math.cos(a)).toFixed(1)},${(13 * scale * Math.sin(a)).toFixed(1)}`);
+  }
+  return svg("polygon", { class: cls, points: points.join(" ") });
+}
+
+function keyFigure(base, glyph = "", ring = "") {
+  // Facing NE, as the map draws a wedge through the edge a figure faces.
+  return [
+    svg("polygon", { class: `${base}-facing`, points: "6,-10.4 3.1,1.8 -3.1,-1.8" }),
+    svg("circle", { class: ring ? `${base} ${ring}` : base, cx: 0, cy: 0, r: 8 }),
+    glyph ? svg("text", { class: `${base}-glyph`, x: 0, y: 4 }, glyph) : null,
+  ];
+}
+
+const ground = () => keyHex("rg-key-ground");
+const skeletonKey = (ring) => swatch(ground(), ...keyFigure("rg-key-skeleton", "☠", ring));
+
+/** The key's entries: a picture drawn as the map draws it, and what it means. */
+const KEY = [
+  [
+    () => swatch(ground(), ...keyFigure("rg-key-you")),
+    "You: the wedge points the way you face (your last step)",
+  ],
+  [
+    () => skeletonKey(""),
+    "A skeleton, its name under it, facing its wedge; its dashed loop is its patrol",
+  ],
+  [() => skeletonKey("rg-key-sees"), "Red ring: it sees you"],
+  [() => skeletonKey("rg-key-back"), "Green ring: its back to you (a backstab)"],
+  [() => skeletonKey("rg-key-away"), "Dashed ring: holding, or walking back to its patrol"],
+  [
+    () => swatch(ground(), keyHex("rg-key-sight-you", 0.9)),
+    "Blue tint: your sight (a rage check for each skeleton in it)",
+  ],
+  [
+    () => swatch(ground(), keyHex("rg-key-sight-them", 0.9)),
+    "Red tint: the skeletons' sight (where you would be spotted)",
+  ],
+  [
+    () => swatch(ground(), keyHex("rg-key-reach", 0.8), svg("text", { class: "rg-key-dir", x: 0, y: 3 }, "NE")),
+    "Ringed hex: one step away, the way marked (NE: north-east; north is up)",
+  ],
+  [
+    () => swatch(ground(), keyHex("rg-key-stop", 0.8)),
+    "Solid ring: your own hex; click it to end the move",
+  ],
+  [
+    () =>
+      swatch(
+        ground(),
+        svg("rect", { class: "rg-key-food", x: -7, y: -7, width: 14, height: 14, rx: 2 }),
+        svg("text", { class: "rg-key-food-count", x: 0, y: 4 }, "2"),
+      ),
+    "Food: the cubes on a hex, collected where your move ends",
+  ],
+  [
+    () =>
+      swatch(
+        keyHex("rg-key-exit-hex"),
+        svg("rect", { class: "rg-key-exit", x: -11, y: -5, width: 22, height: 11, rx: 3 }),
+        svg("text", { class: "rg-key-exit-text", x: 0, y: 3 }, "gap"),
+      ),
+    "Exits, the gap and the gate: stand there and click the tag to escape",
+  ],
+  [() => swatch(keyHex("rg-key-house")), "A house not yet entered (+2 rage the first time)"],
+  [() => swatch(keyHex("rg-key-visited")), "A house you have entered"],
+  [
+    () => swatch(ground(), svg("line", { class: "rg-key-wall", x1: -11, y1: 6, x2: 11, y2: -6 })),
+    "A wall: nobody steps or sees across it",
+  ],
+  [() => swatch(keyHex("rg-key-rubble")), "Rubble: nobody enters or sees through it"],
+];
+
+function mapKey() {
+  return h(
+    "details",
+    {
+      class: "rg-key",
+      open: keyOpen,
+      ontoggle: (event) => {
+        keyOpen = event.target.open;
+      },
+    },
+    h("summary", { class: "rg-key-title", text: "Map key" }),
+    h(
+      "ul",
+      { class: "rg-key-items" },
+      KEY.map(([picture, words]) => h("li", { class: "rg-key-item" }, picture(), h("span", { text: words }))),
+    ),
+  );
 }
 
 // -- the side panel -------------------------------------------------------------------
@@ -435,6 +619,14 @@ function panel(view, actions) {
         text: `to win; ${view.food_left} of ${view.food_total} still in the village`,
       }),
     ),
+    player.hex
+      ? stat(
+          "you",
+          "You",
+          h("span", { class: "rg-value", text: `facing ${DIRECTION_NAMES[player.facing] || "?"}` }),
+          h("span", { class: "rg-note", text: "the way of your last step; your sight is the blue tint" }),
+        )
+      : null,
     decision === "move"
       ? stat("steps", "Steps left", h("span", { class: "rg-value", text: String(player.steps_left) }))
       : null,
@@ -458,17 +650,59 @@ function panel(view, actions) {
           ),
         )
       : null,
+    roster(view),
     h(
       "p",
       { class: `rg-decision${actions.size ? " asked" : ""}`, role: "status" },
       view.over
         ? h("span", { class: "rg-ending", text: endingText(view) })
         : actions.size
-          ? DECISIONS[decision] || "Your decision."
+          ? decisionText(decision, foe, offer)
           : "Waiting…",
     ),
     actions.has("escape") ? h("p", { class: "rg-hint", text: "You stand on an exit: click its tag to escape." }) : null,
   );
+}
+
+/** Every skeleton, as the choices name them: hit points, what it is doing, and what it
+ * means for you now (it sees you, its back is to you, it fights you). */
+function roster(view) {
+  const skeletons = view.skeletons || [];
+  if (!skeletons.length) return null;
+  return stat(
+    "skeletons",
+    "Skeletons",
+    h(
+      "ul",
+      { class: "rg-roster" },
+      skeletons.map((s, k) => {
+        const alive = s.cell !== null && s.cell !== undefined;
+        let status = "";
+        let tone = "";
+        if (!alive) status = "destroyed";
+        else if (view.foe === k) [status, tone] = ["fighting you", "rg-danger"];
+        else if (s.sees_you) [status, tone] = ["sees you", "rg-danger"];
+        else if (s.back_to_you) [status, tone] = ["its back to you", "rg-safe"];
+        const parts = alive
+          ? [`${s.hp}/${s.max_hp} hp`, s.mode, `facing ${DIRECTION_NAMES[s.facing] || "?"}`]
+          : [];
+        return h(
+          "li",
+          { class: `rg-roster-row${alive ? "" : " rg-gone"}`, "data-skeleton": s.name },
+          h("span", { class: "rg-roster-name", text: s.name }),
+          parts.length ? h("span", { class: "rg-note", text: ` ${parts.join(" · ")}` }) : null,
+          status ? h("span", { class: `rg-roster-status ${tone}`, text: ` ${status}` }) : null,
+        );
+      }),
+    ),
+  );
+}
+
+/** What is asked now, naming the skeleton it is about. */
+function decisionText(decision, foe, offer) {
+  if (decision === "backstab" && offer) return `${offer.name} has its back to you: backstab it or let it walk on.`;
+  if (decision === "combat" && foe) return `Wounded by ${foe.name}: fight on or disengage.`;
+  return DECISIONS[decision] || "Your decision.";
 }
 
 function stat(name, title, ...value) {
