@@ -15,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from crits_and_tricks_helpers import act, deal, set_dice, start
 from rich.console import Console
 from rich.markup import escape
 
 import tavernkeep.games
 from tavernkeep.cli import main
 from tavernkeep.engine.events import Event
+from tavernkeep.engine.match import InfoSet
+from tavernkeep.engine.rng import Rng
 from tavernkeep.games.crits_and_tricks import GAME, CritsAndTricksState
-from tavernkeep.games.crits_and_tricks.terminal import render
+from tavernkeep.games.crits_and_tricks.terminal import SUIT_RULES, TIES, render
+from tavernkeep.terminal.play import HumanAgent, seat_names
 from tavernkeep.terminal.render import event_line, renderer_for
 
 PACK = GAME.load_pack()
@@ -200,6 +204,106 @@ def test_the_terminal_finds_this_renderer_and_logs_every_event() -> None:
     assert {"round", "dice", "play", "trick", "game-over"} <= kinds
     assert "🎲" in event_line(Event("dice", "Player 1 rolls d4: 2", {"seat": 0, "dice": [2]}))
     assert event_line(Event("round", "Round 2")).startswith("[bold]")
+
+
+# -- what each suit does, who would take the trick, the chances of each choice ----------
+
+
+RENDERER = Path(GAME.web_dir() or ".") / "renderer.js"
+
+EXPECTED_RULES = {
+    "Barbarian": ("highest value takes it", "+/− 1 to 3 on your die"),
+    "Rogue": ("lowest value takes it", "go last in turn order"),
+    "Wizard": ("closest to 5 takes it", "swap to a die you used"),
+    "Druid": ("second-highest value takes it", "an opponent re-rolls"),
+    "Paladin": ("highest on the lead die's size takes it", "win a tie"),
+    "Bard": ("wild: stands for the led suit", "re-roll up to twice"),
+}
+"""Each suit's rule for taking a trick and its crit, as RULES.md 9-17 and HOW_TO_PLAY say."""
+
+
+def test_the_screen_tells_each_suits_rule_its_crit_the_ties_and_who_takes_it_now() -> None:
+    st = play_until(lambda s: len(s.table) == 2 and top(s) == "play")
+    seat = GAME.actor(st)
+    view = GAME.view(st, seat)
+    text = flat(screen(view))
+    assert "Suits in play" in text
+    for suit in view["suits"]:
+        takes, crit = EXPECTED_RULES[suit]
+        led = " ◀ led" if suit == view["led"] else ""
+        assert f"{suit}{led} │ {takes} │ {crit}" in text, suit
+    assert flat(TIES) in text
+    assert "Ties: a Paladin crit wins (the last one used), then the larger die" in text
+    taker = view["winning"]
+    assert taker is not None and taker != seat
+    assert f"Player {taker + 1} would take it now." in text
+    assert f"Player {taker + 1} │" in text and "taking it" in text
+    # The leader of the trick, on the status line.
+    assert f"Player {view['leader'] + 1} leads · led {view['led']}" in text
+
+
+def test_the_terminal_and_the_browser_tell_the_same_suit_rules() -> None:
+    assert SUIT_RULES == EXPECTED_RULES
+    script = RENDERER.read_text(encoding="utf-8")
+    for suit, (takes, crit) in SUIT_RULES.items():
+        line = next(line for line in script.splitlines() if line.strip().startswith(f"{suit}:"))
+        assert f'takes: "{takes}"' in line and f'crit: "{crit}"' in line, suit
+    assert f'"{TIES}"' in script
+
+
+def at_the_terminal(st: CritsAndTricksState, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The lines a person at the terminal is shown at this decision (who answers 1)."""
+    seat = GAME.actor(st)
+    assert seat is not None
+    console = Console(record=True, width=200)
+    agent = HumanAgent(console, renderer_for(GAME), seat_names(["human"] * st.players))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    agent.choose(InfoSet(GAME, GAME.clone(st), seat, Rng(1)))
+    return [line.strip() for line in console.export_text().splitlines()]
+
+
+def test_the_choices_at_the_terminal_show_who_would_take_it_and_the_chance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    st = start(2)
+    hands = deal(st, "rogue", "rogue bard")
+    set_dice(st, 0, d6=2)
+    set_dice(st, 1, d4=1, d8=5)
+    act(st, f"play:{hands[0][0]},6", "keep")
+    listed = at_the_terminal(st, monkeypatch)
+    # Rogue led, 2 on a d6: a d8 showing 5 is behind; its re-roll takes it on 1 or 2
+    # (a tie goes to the larger die), 2 faces in 8: 25%.
+    assert "Play a Rogue with your d8 (5); Player 1 would take it now  (25% to take it)" in (
+        " ".join(listed)
+    )
+    assert any(
+        line.endswith("Play a Rogue with your d4 (1); you would take it now  (100% to take it)")
+        for line in listed
+    )
+    act(st, f"play:{hands[1][0]},8")
+    listed = at_the_terminal(st, monkeypatch)
+    assert "1. Re-roll the d8 (5)  (25% to take it)" in listed
+    assert "2. Keep the d8 (5); Player 1 would take it now" in listed
+    act(st, "keep")
+    listed = at_the_terminal(st, monkeypatch)
+    # The Bard crit: 1 - (6/8)^2 = 43.75%, shown as 44%.
+    assert any(
+        line.endswith("Bard crit: re-roll your d8 (5), and once more if you like  (44% to take it)")
+        for line in listed
+    )
+
+
+def test_the_leaders_re_roll_at_the_terminal_shows_better_and_worse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    st = start(3)
+    hands = deal(st, "barbarian", "rogue", "druid")
+    set_dice(st, 0, d12=9)
+    act(st, f"play:{hands[0][0]},12")
+    listed = at_the_terminal(st, monkeypatch)
+    # 10-12 better (25%), 1-8 worse (67%).
+    assert "1. Re-roll the d12 (9)  (25% better, 67% worse)" in listed
+    assert "2. Keep the d12 (9)" in listed
 
 
 # -- at the command -------------------------------------------------------------------

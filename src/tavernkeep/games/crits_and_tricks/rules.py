@@ -22,7 +22,7 @@ from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
-from tavernkeep.games.crits_and_tricks import evaluation, tricks
+from tavernkeep.games.crits_and_tricks import chances, evaluation, tricks
 from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
 from tavernkeep.games.crits_and_tricks.content import (
     MERCENARIES,
@@ -480,13 +480,21 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             size = int(args[1])
             value = state.dice[seat][DICE.index(size)]
             named = f" as a {str(args[2]).capitalize()}" if len(args) > 2 else ""
-            return f"Play a {suit}{named} with your d{size} ({value})"
-        if kind == "reroll":
-            return "Re-roll the die"
-        if kind == "keep":
-            return "Keep the die"
+            note = chances.play_note(state, seat, int(args[0]), size)
+            return f"Play a {suit}{named} with your d{size} ({value})" + (
+                f"; {note}" if note else ""
+            )
+        if kind == "reroll" or kind == "keep":
+            seat = state.stack[-1].seat
+            mine = state.table[-1]
+            die = f"d{DICE[mine.die]} ({state.dice[seat][mine.die]})"
+            if kind == "reroll":
+                return f"Re-roll the {die}"
+            note = chances.keep_note(state, seat)
+            return f"Keep the {die}" + (f"; {note}" if note else "")
         if kind == "done":
-            return "No more crits: end your turn"
+            note = chances.keep_note(state, state.stack[-1].seat)
+            return "No more crits: end your turn" + (f"; {note}" if note else "")
         if kind == "discard":
             q = state.content.quest[int(args[0])]
             return f"Give up the quest {q.name}: {q.text} ({q.loot} loot)"
@@ -495,12 +503,29 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             # players, "Creative" left out) the list's numbers are no longer the deck's.
             number = int(args[0])
             b = state.content.barkeep[numbered_challenge(number)]
-            return f"#{number} {b.name}: {b.text} ({b.loot} loot)"
+            note = chances.barkeep_note(state, state.stack[-1].seat, b.measure)
+            return f"#{number} {b.name}: {b.text} ({b.loot} loot)" + (f"; {note}" if note else "")
         if kind == "crit":
             return crit_label(state, action)
         return action.text
 
     def odds(self, state: CritsAndTricksState, action: Action) -> dict[str, float]:
+        """The dice's chances behind a choice, from the public table (`chances`): a
+        follower's card and die, a re-roll, a Druid crit, a Bard crit."""
+        if not state.stack:
+            return {}
+        seat = state.stack[-1].seat
+        kind, args = action.kind, action.args
+        if kind == "play":
+            return chances.play_odds(state, seat, int(args[0]), int(args[1]))
+        if kind == "reroll":
+            return chances.reroll_odds(state, seat)
+        if kind == "crit":
+            suit = state.card_suit[int(args[0])]
+            if suit == DRUID:
+                return chances.druid_odds(state, seat, numbered_seat(int(args[1])))
+            if suit == BARD:
+                return chances.reroll_odds(state, seat, twice=True)
         return {}
 
     def upgrade_text(self, version: int, state: CritsAndTricksState, text: str) -> str:
@@ -815,23 +840,26 @@ def crit_label(st: CritsAndTricksState, action: Action) -> str:
     seat = st.stack[-1].seat
     mine = st.table[-1]
     now = st.dice[seat][mine.die]
+    arg = int(action.args[1]) if len(action.args) > 1 else 0
     if suit == BARBARIAN:
-        delta = int(action.args[1])
-        return f"Barbarian crit: {delta:+d} to your d{DICE[mine.die]} ({now} → {now + delta})"
-    if suit == ROGUE:
-        return "Rogue crit: go last in turn order (you win a tie on order)"
-    if suit == WIZARD:
-        size = int(action.args[1])
-        value = st.dice[seat][DICE.index(size)]
-        return f"Wizard crit: swap to your used d{size} ({value}), freeing this die"
-    if suit == DRUID:
-        target = numbered_seat(int(action.args[1]))
+        text = f"Barbarian crit: {arg:+d} to your d{DICE[mine.die]} ({now} → {now + arg})"
+    elif suit == ROGUE:
+        text = "Rogue crit: go last in turn order (you win a tie on order)"
+    elif suit == WIZARD:
+        value = st.dice[seat][DICE.index(arg)]
+        text = f"Wizard crit: swap to your used d{arg} ({value}), freeing this die"
+    elif suit == DRUID:
+        target = numbered_seat(arg)
         theirs = next(c for c in st.table if c.seat == target)
         shown = st.dice[target][theirs.die]
         return f"Druid crit: {player(target)} re-rolls their d{DICE[theirs.die]} ({shown})"
-    if suit == PALADIN:
-        return "Paladin crit: you win a tie"
-    return "Bard crit: re-roll your die (and once more if you like)"
+    elif suit == PALADIN:
+        text = "Paladin crit: you win a tie"
+    else:
+        return f"Bard crit: re-roll your d{DICE[mine.die]} ({now}), and once more if you like"
+    # A crit whose outcome is sure says who would take the trick after it.
+    note = chances.crit_note(st, seat, suit, arg)
+    return text + (f"; {note}" if note else "")
 
 
 def take_trick(st: CritsAndTricksState, ev: Events) -> None:

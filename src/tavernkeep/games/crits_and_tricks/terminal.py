@@ -2,7 +2,11 @@
 
 Drawn from `view()` alone, so a seat sees what its view holds: its own hand and quests;
 of the others their dice (rolled in the open), how many cards and quests they hold, and
-the quests they have scored.
+the quests they have scored. The trick on the table says who would take it now, and
+under it each suit in play tells how it takes a trick and what its crit does, with the
+tie-breakers: the facts the browser shows beside its cards. The choices themselves, with
+who would take the trick after each and the dice's chances, are the game's labels and
+odds, listed by the terminal's prompt.
 """
 
 from __future__ import annotations
@@ -30,6 +34,23 @@ SUIT_STYLE = {
     "Paladin": "yellow",
     "Bard": "magenta",
 }
+
+
+SUIT_RULES: dict[str, tuple[str, str]] = {
+    "Barbarian": ("highest value takes it", "+/− 1 to 3 on your die"),
+    "Rogue": ("lowest value takes it", "go last in turn order"),
+    "Wizard": ("closest to 5 takes it", "swap to a die you used"),
+    "Druid": ("second-highest value takes it", "an opponent re-rolls"),
+    "Paladin": ("highest on the lead die's size takes it", "win a tie"),
+    "Bard": ("wild: stands for the led suit", "re-roll up to twice"),
+}
+"""Each suit's rule for taking a trick and its crit, in the words of the browser's
+renderer (web/renderer.js, SUITS), so both front-ends tell the same facts."""
+TIES = (
+    "Ties: a Paladin crit wins (the last one used), then the larger die, "
+    "then the later card (a Rogue crit goes last). Only cards that followed can win."
+)
+"""The tie-breakers, as the browser's legend gives them."""
 
 
 def _player(seat: int) -> str:
@@ -94,13 +115,48 @@ def _table(view: Json) -> RenderableType:
     if not view["table"]:
         return Text("Nothing on the table yet.", style="dim")
     title = f"On the table: trick {view['trick']}, led {view['led']}"
-    table = Table("player", "card", "die", "value", "", title=title, title_justify="left")
+    winning = view["winning"]
+    caption = None
+    if winning is not None:
+        taker = "You" if winning == view["seat"] else _player(winning)
+        caption = f"[bold]{taker} would take it now.[/]"
+    table = Table(
+        "player",
+        "card",
+        "die",
+        "value",
+        "",
+        title=title,
+        title_justify="left",
+        caption=caption,
+        caption_justify="left",
+    )
     for i, lay in enumerate(view["table"]):
         who = f"{_player(lay['seat'])}{_you(view, lay['seat'])}"
         value = f"[bold]{lay['value']}[/]"
-        table.add_row(
-            who, _suit(lay["card"]["suit"]), f"d{lay['die']}", value, _marks(view, i, lay)
-        )
+        marks = _marks(view, i, lay)
+        if lay["seat"] == winning:
+            marks = "[bold green]taking it[/]" + (f" · {marks}" if marks else "")
+        table.add_row(who, _suit(lay["card"]["suit"]), f"d{lay['die']}", value, marks)
+    return table
+
+
+def suit_rules(view: Json) -> Table:
+    """Each suit in play: how it takes a trick and its crit, the led one marked; the
+    tie-breakers under them."""
+    table = Table(
+        "suit",
+        "takes a trick",
+        "crit",
+        title="Suits in play",
+        title_justify="left",
+        caption=TIES,
+        caption_justify="left",
+    )
+    for suit in view["suits"]:
+        takes, crit = SUIT_RULES.get(suit, ("", ""))
+        led = " [bold]◀ led[/]" if suit == view["led"] else ""
+        table.add_row(f"{_suit(suit)}{led}", takes, crit)
     return table
 
 
@@ -194,7 +250,10 @@ def render(view: Json) -> RenderableType:
         parts.append(Text.from_markup(f"Barkeep's Challenge: [bold]{line}[/]"))
     elif view["result"] is None:
         parts.append(Text("Barkeep's Challenge: not chosen yet.", style="dim"))
-    parts += [_table(view), _seats(view)]
+    parts.append(_table(view))
+    if view["result"] is None:
+        parts.append(suit_rules(view))
+    parts.append(_seats(view))
     seat = view["seat"]
     if seat is not None:
         mine = view["seats"][seat]

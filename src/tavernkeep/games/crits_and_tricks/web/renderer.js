@@ -9,8 +9,14 @@
 // then one of your unused dice; a Bard you lead also names the suit it stands for. Every
 // other legal action is a button (or a quest / challenge card) in the decision box, and
 // any legal action nothing claimed is a button there too, so each is reachable.
+//
+// What a choice needs is beside it: the game's label says who would take the trick after
+// it ("...; Player 2 would take it now"), shown under the choice, and its odds the dice's
+// chance (`oddsText`), under each die of the play picker too. Under the trick, each suit
+// in play tells how it takes a trick and its crit, and the tie-breakers (the terminal
+// shows the same words: games/crits_and_tricks/terminal.py, SUIT_RULES and TIES).
 
-import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { h, makeClickable, oddsText, percent, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
 
 const SUITS = {
@@ -21,6 +27,8 @@ const SUITS = {
   Paladin: { icon: "✠", takes: "highest on the lead die's size takes it", crit: "win a tie" },
   Bard: { icon: "♪", takes: "wild: stands for the led suit", crit: "re-roll up to twice" },
 };
+const TIES =
+  "Ties: a Paladin crit wins (the last one used), then the larger die, then the later card (a Rogue crit goes last). Only cards that followed can win.";
 const ORDER = ["Barbarian", "Rogue", "Wizard", "Druid", "Paladin", "Bard"];
 const CRITS_A_TURN = 2;
 const TRICKS_A_ROUND = 6;
@@ -59,6 +67,20 @@ function parseAction(text) {
   const [kind, rest] = String(text).split(/:(.*)/s);
   const args = rest ? rest.split(",").map((a) => (/^-?\d+$/.test(a) ? Number(a) : a)) : [];
   return { kind, args };
+}
+
+/** A label's choice and its note: "Keep the d8 (5); you would take it now" ->
+ * ["Keep the d8 (5)", "you would take it now"]. */
+function splitLabel(label) {
+  const text = String(label || "");
+  const at = text.indexOf("; ");
+  return at < 0 ? [text, ""] : [text.slice(0, at), text.slice(at + 2)];
+}
+
+/** The first chance of a choice's odds, as a bare percentage ("" if none). */
+function firstChance(odds) {
+  const values = odds && typeof odds === "object" ? Object.values(odds) : [];
+  return values.length ? percent(values[0]) : "";
 }
 
 function capitalise(word) {
@@ -165,6 +187,7 @@ class Board {
       this.status(),
       decision,
       this.trickOnTable(),
+      this.view.result ? null : this.suitRules(),
       hand,
       this.view.result ? null : h("div", { class: "ct-row" }, h("div", { class: "ct-side" }, quests), this.barkeep()),
       this.seats(),
@@ -330,6 +353,7 @@ class Board {
 
   button(entry, { text = null, extra = null, cls = "" } = {}) {
     this.claimed.add(entry.action);
+    const [main, note] = splitLabel(entry.label || entry.action);
     return h(
       "button",
       {
@@ -344,7 +368,12 @@ class Board {
       },
       entry.index < 9 ? h("kbd", { text: String(entry.index + 1) }) : null,
       extra,
-      h("span", { class: "ct-choice-label choice-label", text: text || entry.label || entry.action }),
+      h(
+        "span",
+        { class: "ct-choice-text" },
+        h("span", { class: "ct-choice-label choice-label", text: text || main }),
+        note && !text ? h("span", { class: "ct-choice-note", text: note }) : null,
+      ),
       oddsText(entry.odds) ? h("span", { class: "ct-odds odds", text: oddsText(entry.odds) }) : null,
     );
   }
@@ -416,10 +445,12 @@ class Board {
             const value = this.dieValue(this.ctx.seat, size);
             this.claimed.add(entry.action);
             const node = dieEl(size, value, { extra: "playable" });
+            const odds = oddsText(entry.odds);
             node.setAttribute("role", "button");
             node.setAttribute("tabindex", "0");
-            node.setAttribute("title", entry.label || entry.action);
+            node.setAttribute("title", [entry.label || entry.action, odds].filter(Boolean).join(" · "));
             node.dataset.action = entry.action;
+            if (odds) node.append(h("span", { class: "ct-die-odds odds", text: firstChance(entry.odds) }));
             const act = (event) => {
               event.stopPropagation();
               this.ctx.onAction(entry.action);
@@ -436,6 +467,16 @@ class Board {
         ),
       ),
     );
+    const chances = entries.filter((e) => oddsText(e.odds));
+    if (chances.length) {
+      // Every chance of one decision has the same name: to take it, or to be ahead while
+      // players are still to play.
+      const name = Object.keys(chances[0].odds)[0];
+      const what = name === "to take it" ? "its chance to take the trick" : "its chance to be ahead of the cards played (players still to play may beat it)";
+      steps.push(
+        h("p", { class: "ct-small ct-die-key", text: `Under each die: ${what}, using your free re-roll if it is behind; crits not counted.` }),
+      );
+    }
     return h("div", { class: "ct-play" }, steps);
   }
 
@@ -456,8 +497,9 @@ class Board {
         this.claimed.add(entry.action);
         const number = Number(entry.args[0]);
         const label = String(entry.label || entry.action);
-        // The game's label: "#3 Humble Pie: Take the fewest tricks this round. (3 loot)".
-        const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)$/.exec(label);
+        // The game's label: "#3 Humble Pie: Take the fewest tricks this round. (3 loot)",
+        // with what the dice say of a challenge that counts values after "; ".
+        const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)(?:; (.*))?$/.exec(label);
         const node = h(
           "article",
           { class: "ct-challenge card ct-option", dataset: { barkeep: String(number - 1) } },
@@ -469,6 +511,7 @@ class Board {
           ),
           match ? h("p", { class: "ct-challenge-text card-text", text: match[2] }) : null,
           match ? h("span", { class: "ct-loot-tag", text: `${match[3]} loot` }) : null,
+          match && match[4] ? h("p", { class: "ct-challenge-note", text: match[4] }) : null,
         );
         return makeClickable(node, entry, this.ctx.onAction);
       }),
@@ -553,6 +596,36 @@ class Board {
       ),
       slots.length ? h("div", { class: "ct-trick" }, slots) : null,
       previous && !table.length ? this.previousTrick(previous) : null,
+    );
+  }
+
+  /** Each suit in play: how it takes a trick and its crit (the led one marked), then
+   * the tie-breakers. */
+  suitRules() {
+    const view = this.view;
+    const suits = view.suits || [];
+    if (!suits.length) return null;
+    return h(
+      "section",
+      { class: "ct-suit-rules", "aria-label": "Suits in play" },
+      h("h3", { class: "ct-heading board-heading" }, "Suits in play ", h("span", { class: "ct-count heading-count", text: "how each takes a trick, and its crit" })),
+      h(
+        "ul",
+        { class: "ct-rule-list" },
+        suits.map((suit) => {
+          const info = SUITS[suit] || { takes: "", crit: "" };
+          const led = suit === view.led;
+          return h(
+            "li",
+            { class: `ct-rule ct-s-${suitKey(suit)}${led ? " led" : ""}`, dataset: { suit } },
+            suitChip(suit, "small"),
+            h("span", { class: "ct-rule-takes", text: info.takes }),
+            h("span", { class: "ct-rule-crit", text: `crit: ${info.crit}` }),
+            led ? h("span", { class: "ct-mark tag lead", text: "led" }) : null,
+          );
+        }),
+      ),
+      h("p", { class: "ct-small ct-ties", text: TIES }),
     );
   }
 
