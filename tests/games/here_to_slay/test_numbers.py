@@ -125,7 +125,7 @@ def test_a_window_opened_while_others_wait_names_its_roll_by_its_number(
     assert next(line for line in lines if line.startswith("Roll 3: ")).startswith(
         f"Roll 3: {attacker} rolls to ATTACK"
     )
-    assert GAME.label(st, chosen).endswith(f"on {attacker}'s roll")
+    assert f"on {attacker}'s roll: " in GAME.label(st, chosen)
 
 
 def test_the_party_leader_listed_as_4_is_leader_4(monkeypatch: pytest.MonkeyPatch) -> None:

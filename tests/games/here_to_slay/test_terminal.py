@@ -268,7 +268,7 @@ def test_a_person_plays_here_to_slay_to_the_end_seeing_the_odds(tmp_path: Path) 
     assert "Traceback" not in out + done.stderr
     assert "Your hand" in out and "Monsters" in out
     # The exact chance beside the roll, before it is chosen.
-    assert re.search(r"Roll for [^\n]+'s effect now, free\s+\(\d+%\)", out), out[:4000]
+    assert re.search(r"Roll for [^\n]+'s effect now, free \(\d+\+\)\s+\(\d+%", out), out[:4000]
     assert re.search(r"🎲 \S+\s+\S+\s+Player 1 rolls \d\+\d", out)
     data = json.loads(record.read_text())
     # The Hero, the Challenge window (every other seat asked, each passing), the free roll.

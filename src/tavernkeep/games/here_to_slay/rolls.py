@@ -7,8 +7,11 @@ only when every seat has passed in a row (RULES 15), so nested windows need no f
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.decisions import Decision
+from tavernkeep.engine.odds import chance
 from tavernkeep.games.here_to_slay.cards import MODIFIER
 from tavernkeep.games.here_to_slay.content import Monster
 from tavernkeep.games.here_to_slay.state import NONE, HereToSlayState
@@ -34,21 +37,29 @@ from tavernkeep.games.here_to_slay.table import (
     skills,
 )
 
+TOTALS = range(2, 13)
+"""Every total of 2d6."""
 
+
+@lru_cache(maxsize=64)
 def chance_at_least(need: int) -> float:
-    """2d6 >= need, with totals below 2 and above 12 read as plain numbers (RULES 17)."""
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
+    """2d6 >= need, with totals below 2 and above 12 read as plain numbers (RULES 17).
+    Exact (engine/odds.py enumerates the dice), cached: bots ask it at every turn."""
+    return float(chance(2, 6, ">=", need))
 
 
+@lru_cache(maxsize=64)
 def chance_at_least_other(edge: int) -> float:
     """P(2d6 + edge >= another 2d6): a challenger's chance, `edge` its bonus over the
-    defender's."""
-    totals = [a + b for a in range(1, 7) for b in range(1, 7)]
-    return sum(1 for mine in totals for theirs in totals if mine + edge >= theirs) / 1296
+    defender's (ties go to the challenger, RULES 13)."""
+    return float(
+        sum(chance(2, 6, "==", theirs) * chance(2, 6, ">=", theirs - edge) for theirs in TOTALS)
+    )
 
 
+@lru_cache(maxsize=64)
 def chance_at_most(limit: int) -> float:
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= limit) / 36
+    return float(chance(2, 6, "<=", limit))
 
 
 def attack_chances(monster: Monster, bonus: int) -> tuple[float, float]:
@@ -62,6 +73,58 @@ def attack_chances(monster: Monster, bonus: int) -> tuple[float, float]:
         chance_at_least(monster.slay_roll - bonus),
         chance_at_most(monster.punishment_roll - bonus),
     )
+
+
+def opposed_bonus(st: HereToSlayState, seat: int) -> int:
+    """What `seat`'s roll gains each time an opponent plays a Modifier on it (Grimtooth
+    Ogre's skill), as `modify` adds it."""
+    return sum(
+        max(skill.bonus)
+        for skill, _, _ in skills(st, seat)
+        if skill.trigger == "on_opponent_modifies_your_roll" and skill.bonus
+    )
+
+
+def modifier_extras(st: HereToSlayState, seat: int) -> list[int]:
+    """The extra a seat's skill puts on each Modifier it plays (the Stone Warden's +1 or
+    -1, chosen as the card is played), or [0]."""
+    for skill, _, _ in skills(st, seat):
+        if skill.trigger == "on_play_modifier" and skill.bonus:
+            return list(skill.bonus)
+    return [0]
+
+
+def modifier_amounts(st: HereToSlayState, seat: int) -> list[list[int]]:
+    """For each Modifier card in `seat`'s hand (every copy: each can be played in turn),
+    the amounts it can add to a roll, the Stone Warden's extra +1 or -1 included, as
+    `modifier_actions` offers them."""
+    extras = modifier_extras(st, seat)
+    cards = st.catalog.cards
+    return [
+        [amount + extra for amount in cards[c].options for extra in extras]
+        for c in st.hands[seat]
+        if cards[c].kind == MODIFIER
+    ]
+
+
+def hand_help(st: HereToSlayState, seat: int, up: bool = True, against: int = NONE) -> int:
+    """The most the Modifiers in `seat`'s own hand can move its roll, up (or down, as a
+    negative number, for a roll that wants to be low), each card played once at its best
+    option. Modifiers are played after the dice, as many as one likes (RULES 15), so
+    "the roll plus this" is what the seat can make of it if nobody else plays one; what
+    the others hold is not known and not counted. `against`: in a Challenge the seat may
+    instead play a card on the other roll, down, which that roll's Grimtooth Ogre
+    answers with +1 each time."""
+    if st.catalog.modifiers.isdisjoint(st.hands[seat]):
+        return 0
+    ogre = opposed_bonus(st, against) if against != NONE else 0
+    total = 0
+    for amounts in modifier_amounts(st, seat):
+        best = max(amounts) if up else -min(amounts)
+        if against != NONE:
+            best = max(best, max(-v for v in amounts) - ogre)
+        total += max(0, best)
+    return total if up else -total
 
 
 def roll_bonus(st: HereToSlayState, seat: int, purpose: str, hero: int = NONE) -> int:
@@ -121,11 +184,7 @@ def open_window(st: HereToSlayState, roller: int, rolls: int) -> None:
 def modifier_actions(st: HereToSlayState, seat: int, rolls: int) -> list[Action]:
     if st.catalog.modifiers.isdisjoint(st.hands[seat]):
         return [PASS]  # the common case: every seat is asked, most hold no Modifier
-    extras: list[int] = [0]
-    for skill, _, _ in skills(st, seat):
-        if skill.trigger == "on_play_modifier" and skill.bonus:
-            extras = list(skill.bonus)
-            break
+    extras = modifier_extras(st, seat)
     out = []
     cards = st.catalog.cards
     # Each open roll by its number on the table, as the screen heads it (table.py).

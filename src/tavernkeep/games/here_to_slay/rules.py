@@ -23,7 +23,15 @@ from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
 from tavernkeep.games.here_to_slay import effects, evaluation, rolls, table, turn
-from tavernkeep.games.here_to_slay.cards import Catalog, build
+from tavernkeep.games.here_to_slay.cards import (
+    CHALLENGE,
+    CURSED,
+    HERO,
+    MODIFIER,
+    Card,
+    Catalog,
+    build,
+)
 from tavernkeep.games.here_to_slay.config import HereToSlayConfig
 from tavernkeep.games.here_to_slay.content import (
     NAMED_EFFECTS,
@@ -94,12 +102,33 @@ def monster_face(monster: Monster, m: int) -> dict[str, Any]:
     }
 
 
+CARD_NOTES = {
+    MODIFIER: "Played on any roll once its dice are down, yours or another's; "
+    "no action point.",
+    CHALLENGE: "When another player plays a Hero, Item or Magic card on their turn: you "
+    "both roll 2d6 with your CHALLENGE bonuses, and equal or higher for you stops the "
+    "card. No action point.",
+}
+"""What a card of a kind is for, where its own text does not say it: shown with it."""
+
+
+def card_face(c: int, info: Card) -> dict[str, Any]:
+    """What every seat that sees a card sees of it: a Hero's class and the roll its
+    effect needs, as printed (a mask changes the class of a Hero in a Party, see
+    `view`), and for Modifiers and Challenges how they are played."""
+    face: dict[str, Any] = {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
+    if info.kind == HERO:
+        face["class"] = info.hero_class
+        face["roll"] = info.roll
+    note = CARD_NOTES.get(info.kind)
+    if note:
+        face["note"] = note
+    return face
+
+
 def faces(cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """What a view shows of each card and Monster, which never changes."""
-    cards = [
-        {"id": c, "name": info.name, "kind": info.kind, "text": info.text}
-        for c, info in enumerate(cat.cards)
-    ]
+    cards = [card_face(c, info) for c, info in enumerate(cat.cards)]
     monsters = [
         {
             **monster_face(info, m),
@@ -109,6 +138,94 @@ def faces(cat: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         for m, info in enumerate(cat.monsters)
     ]
     return cards, monsters
+
+
+def roll_purposes(state: HereToSlayState) -> list[tuple[str, int]]:
+    """What each roll on the table is for, as (purpose, card or Monster): ("challenge",
+    the card challenged) and ("defence", the same card) for a Challenge's two rolls,
+    ("hero", the Hero), ("attack", the Monster). The frame that resolves a roll is pushed
+    just before the roll is made and both are taken off together, so in stack order they
+    pair up; ("", NONE) for each roll when they do not."""
+    out: list[tuple[str, int]] = []
+    for f in state.stack:
+        if f.kind == "challenged":
+            out += [("challenge", f.args[0]), ("defence", f.args[0])]
+        elif f.kind == "hero_result":
+            out.append(("hero", f.args[0]))
+        elif f.kind == "attack_result":
+            out.append(("attack", f.args[0]))
+    if len(out) != len(state.rolls):
+        return [("", NONE)] * len(state.rolls)
+    return out
+
+
+def roll_outcome(
+    state: HereToSlayState, purposes: list[tuple[str, int]], totals: list[int], index: int
+) -> str:
+    """What roll `index` would do with the rolls at `totals`, if nothing else changed:
+    "meets 8+", "slays", "the challenge fails"; "" when the roll's purpose is unknown."""
+    purpose, what = purposes[index]
+    total = totals[index]
+    cat = state.catalog
+    if purpose == "hero":
+        need = cat.cards[what].roll
+        return f"meets {need}+" if total >= need else f"misses {need}+"
+    if purpose == "attack":
+        m = cat.monsters[what]
+        return "slays" if m.slays(total) else "punished" if m.punishes(total) else "nothing happens"
+    # The challenge roll comes first, its defence right after; ties go to the challenger.
+    if purpose == "challenge" and index + 1 < len(totals):
+        return "the challenge succeeds" if total >= totals[index + 1] else "the challenge fails"
+    if purpose == "defence" and index >= 1:
+        return "the challenge succeeds" if totals[index - 1] >= total else "the challenge fails"
+    return ""
+
+
+def skill_sources(state: HereToSlayState, seat: int, trigger: str) -> list[tuple[str, str]]:
+    """(name, skill text) of each of `seat`'s Party Leader and slain Monsters whose skill
+    `trigger` sets off: public, like every Party."""
+    cat = state.catalog
+    found = []
+    leader = state.leaders[seat]
+    if leader != NONE and cat.leaders[leader].skill.trigger == trigger:
+        found.append((cat.leaders[leader].name, cat.leaders[leader].skill.text))
+    for m in state.slain[seat]:
+        if cat.monsters[m].skill.trigger == trigger:
+            found.append((cat.monsters[m].name, cat.monsters[m].skill.text))
+    return found
+
+
+def effect_source(state: HereToSlayState, seat: int, eid: int) -> dict[str, str] | None:
+    """The card or skill whose effect `eid` is, for a "target" decision on top of the
+    stack: the Hero rolled for, the Hero or Magic card whose effect runs, or the Party
+    Leader or slain Monster of `seat` whose skill it is; as {"name", "text"}. All public:
+    the Hero is in a Party, the Magic card is being played, skills are face up."""
+    cat = state.catalog
+    below = state.stack[-2] if len(state.stack) > 1 else None
+    if below is not None and below.kind == "hero_roll":
+        hero = cat.cards[below.args[0]]
+        return {"name": hero.name, "text": hero.text}
+    if below is not None and below.kind == "effect":
+        source = below.args[5]
+        if source != NONE and cat.cards[source].effect == eid:
+            return {"name": cat.cards[source].name, "text": cat.cards[source].text}
+    leader = state.leaders[seat]
+    if leader != NONE and cat.leader_effect[leader] == eid:
+        return {"name": cat.leaders[leader].name, "text": cat.leaders[leader].skill.text}
+    for m in state.slain[seat]:
+        if cat.monster_effect[m] == eid:
+            return {"name": cat.monsters[m].name, "text": cat.monsters[m].skill.text}
+    return None
+
+
+def attack_text(m: Monster) -> str:
+    """'ATTACK Grimtooth Ogre: 8+ slays, 5- punishes'."""
+    return f"ATTACK {m.name}: {m.slay_text} slays, {m.punishment_text} punishes"
+
+
+def with_dice(bonus: int) -> str:
+    """'2d6', '2d6 +2': a roll with its bonus."""
+    return f"2d6 {bonus:+d}" if bonus else "2d6"
 
 
 CATALOGS: Derived[HereToSlayPack, Catalog] = Derived(build)
@@ -467,24 +584,24 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             elif top.kind in ("may", "may_step"):
                 decision["offer"] = offer_text(state, top)
             elif top.kind == "target":
-                # The effect the chosen player is for (an id into the pack's effects).
+                # The effect the chosen player is for (an id into the pack's effects),
+                # and the card or skill whose effect it is, in words.
                 decision["effect"] = top.args[1]
+                about = effect_source(state, top.seat, top.args[1])
+                if about is not None:
+                    decision["about"] = about
         # What each open roll is for. The frame that resolves a roll is pushed just before
         # the roll is made and both are taken off together, so in stack order they pair up.
         purposes: list[dict[str, Any]] = []
-        for f in state.stack:
-            if f.kind == "challenged":
-                purposes.append({"for": "challenge", "card": card(f.args[0])})
-                purposes.append({"for": "defence", "card": card(f.args[0])})
-            elif f.kind == "hero_result":
-                hero_card = f.args[0]
-                purposes.append(
-                    {"for": "hero", "card": card(hero_card), "need": cards[hero_card].roll}
-                )
-            elif f.kind == "attack_result":
-                purposes.append({"for": "attack", "monster": monster(f.args[0])})
-        if len(purposes) != len(state.rolls):
-            purposes = [{} for _ in state.rolls]
+        for purpose, what in roll_purposes(state):
+            if purpose in ("challenge", "defence"):
+                purposes.append({"for": purpose, "card": card(what)})
+            elif purpose == "hero":
+                purposes.append({"for": "hero", "card": card(what), "need": cards[what].roll})
+            elif purpose == "attack":
+                purposes.append({"for": "attack", "monster": monster(what)})
+            else:
+                purposes.append({})
         result = self.result(state)
         return {
             "game": self.name,
@@ -515,6 +632,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                     "bonus": r[3],
                     "modifiers": r[4],
                     "total": state.total(r),
+                    # What the roll gains each time an opponent plays a Modifier on it
+                    # (Grimtooth Ogre), so that a Modifier's button can say the total.
+                    "opponent_modifier_bonus": rolls.opposed_bonus(state, r[0]),
                     **purpose,
                 }
                 for r, purpose in zip(state.rolls, purposes, strict=True)
@@ -646,6 +766,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
     def label(self, state: HereToSlayState, action: Action) -> str:
         cat = state.catalog
         kind, args = action.kind, action.args
+        top = state.stack[-1] if state.stack else None
 
         def card(i: int | str) -> str:
             return cat.cards[int(i)].name
@@ -657,44 +778,38 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if kind == "end":
             return "End your turn"
         if kind == "play":
-            onto = f" onto {card(args[1])}" if len(args) > 1 else ""
-            cost = "" if state.stack and state.stack[-1].kind == "play_now" else " (1 action point)"
+            onto = ""
+            if len(args) > 1:
+                onto = f" onto {card(args[1])}"
+                if cat.cards[int(args[0])].kind == CURSED:
+                    # A Cursed Item may go on any Party's Hero: say whose.
+                    owner = table.owner_of(state, int(args[1]))
+                    mine = top is not None and owner == top.seat
+                    whose = "your" if mine else f"{player(owner)}'s"
+                    onto = f" onto {whose} {card(args[1])}"
+            cost = "" if top is not None and top.kind == "play_now" else " (1 action point)"
             return f"Play {card(args[0])}{onto}{cost}"
         if kind == "roll" and args:
             return f"Roll for {card(args[0])} ({cat.cards[int(args[0])].roll}+, 1 action point)"
         if kind == "roll":
-            hero = state.stack[-1].args[0] if state.stack else NONE
-            what = card(hero) if hero != NONE else "the Hero"
-            return f"Roll for {what}'s effect now, free"
+            hero = top.args[0] if top is not None else NONE
+            if hero == NONE:
+                return "Roll for the Hero's effect now, free"
+            return f"Roll for {card(hero)}'s effect now, free ({cat.cards[hero].roll}+)"
         if kind == "attack":
-            m = cat.monsters[int(args[0])]
-            return (
-                f"ATTACK {m.name}: {m.slay_text} slays, {m.punishment_text} punishes "
-                "(2 action points)"
-            )
+            return f"{attack_text(cat.monsters[int(args[0])])} (2 action points)"
         if kind == "skill":
             skill, _, _ = table.skills(state, state.current)[position_of(int(args[0]))]
             return f"Use: {skill.text}"
         if kind == "modify":
-            # Say whose roll it is: a Challenge window has two.
-            index = position_of(int(args[2]))
-            whose = (
-                f"{player(state.rolls[index][0])}'s"
-                if 0 <= index < len(state.rolls)
-                else "the"
-            )
-            amount = f"{int(args[1]):+d}"
-            if len(args) > 3:
-                amount += f" and {int(args[3]):+d} from your Party Leader"
-            return f"Play {card(args[0])} as {amount} on {whose} roll"
+            return self._modify_label(state, action)
         if kind == "challenge":
-            return "CHALLENGE the card being played"
+            return self._challenge_label(state)
         if kind == "pass":
             return "Pass"
         if kind == "skip":
             return "Skip"
         if kind == "use":
-            top = state.stack[-1] if state.stack else None
             if top is not None and top.kind in ("may", "may_step"):
                 return f"Yes: {offer_text(state, top)}"
             return "Yes"
@@ -706,21 +821,136 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             number = int(args[0])
             leader = cat.leaders[position_of(number)]
             return f"#{number} {leader.name} ({leader.hero_class}): {leader.skill.text}"
-        if kind == "pick" and state.stack and state.stack[-1].kind == "aim":
+        if kind == "pick" and top is not None and top.kind == "aim":
             return f"Aim at {card(args[0])} (chosen before the roll)"
-        if kind in ("pick", "steal") and state.stack:
-            verb = state.stack[-1].args[0]
-            if verb in ("replace", "attack", "slay"):
+        if kind in ("pick", "steal") and top is not None:
+            verb = top.args[0]
+            if verb == "attack":
+                # An effect's ATTACK (Hunter's Moon) is a roll like any other.
+                return f"{attack_text(cat.monsters[int(args[0])])} (no action point)"
+            if verb in ("replace", "slay"):
                 return f"{verb.capitalize()}: {cat.monsters[int(args[0])].name}"
+            if verb == "encore":
+                hero = cat.cards[int(args[0])]
+                return f"Encore: roll for {hero.name} ({hero.roll}+), free"
             onto = f" onto {card(args[1])}" if len(args) > 1 else ""
             verb = "steal (instead of destroy)" if kind == "steal" else verb
             return f"{verb.capitalize()}: {card(args[0])}{onto}"
         return action.text
 
+    def _modify_label(self, state: HereToSlayState, action: Action) -> str:
+        """'Play Trick of Fate as +3 on Player 2's roll: 6 → 9, meets 8+': whose roll (a
+        Challenge's window has two), the total it makes and what that total would do,
+        with the other rolls as they stand."""
+        cat = state.catalog
+        args = action.args
+        name = cat.cards[int(args[0])].name
+        amount = int(args[1])
+        extra = int(args[3]) if len(args) > 3 else 0
+        shown = f"{amount:+d}" + (f" and {extra:+d} from your Party Leader" if extra else "")
+        index = position_of(int(args[2]))
+        if not 0 <= index < len(state.rolls):
+            return f"Play {name} as {shown} on the roll"
+        roll = state.rolls[index]
+        roller = roll[0]
+        seat = state.stack[-1].seat if state.stack else roller
+        change = amount + extra
+        answer = ""
+        if roller != seat:
+            # The roller's Grimtooth Ogre answers every Modifier an opponent plays on it.
+            ogre = rolls.opposed_bonus(state, roller)
+            if ogre:
+                change += ogre
+                names = " and ".join(n for n, _ in skill_sources(
+                    state, roller, "on_opponent_modifies_your_roll"
+                ))
+                answer = f" ({ogre:+d} from their {names})"
+        totals = [state.total(r) for r in state.rolls]
+        before = totals[index]
+        totals[index] = before + change
+        result = roll_outcome(state, roll_purposes(state), totals, index)
+        after = f"{before} → {totals[index]}{answer}" + (f", {result}" if result else "")
+        return f"Play {name} as {shown} on {player(roller)}'s roll: {after}"
+
+    def _challenge_label(self, state: HereToSlayState) -> str:
+        """'CHALLENGE Player 1's Fireball: your 2d6 +2 against their 2d6, ties yours':
+        the card, both rolls with their bonuses, and what the player challenged has that
+        answers a Challenge (Mirefang Basilisk)."""
+        if not state.stack or state.stack[-1].kind != "challenge":
+            return "CHALLENGE the card being played"
+        top = state.stack[-1]
+        defender, played, _ = top.args
+        cards = state.catalog.cards
+        onto = next(
+            (f.args[1] for f in state.stack if f.kind == "play" and f.args[0] == played), NONE
+        )
+        what = cards[played].name + (f" onto {cards[onto].name}" if onto != NONE else "")
+        mine = rolls.roll_bonus(state, top.seat, CHALLENGE_ROLL)
+        theirs = rolls.roll_bonus(state, defender, CHALLENGE_ROLL)
+        text = (
+            f"CHALLENGE {player(defender)}'s {what}: your {with_dice(mine)} against their "
+            f"{with_dice(theirs)}, ties yours"
+        )
+        for name, skill in skill_sources(state, defender, "on_challenged"):
+            text += f" ({player(defender)}'s {name}: {skill})"
+        return text
+
     def odds(self, state: HereToSlayState, action: Action) -> dict[str, float]:
+        """The exact chance of each roll a choice makes, with every bonus the rules will
+        add (the seat's Leader and slain Monsters, the Hero's Item, this turn's boosts:
+        `rolls.roll_bonus`, public). Where the Modifiers in the seat's own hand could
+        change it, a second figure, "with your +4": the chance if it plays them as the
+        roll needs and nobody else plays one (`rolls.hand_help`); what the others hold
+        is never counted. "success" is the chance alone, as bots read it."""
         seat = self.actor(state)
         if seat is None:
             return {}
+        cat = state.catalog
+        top = state.stack[-1]
+        kind = action.kind
+        hero = NONE
+        if kind == "roll" and action.args:
+            hero = int(action.args[0])
+        elif kind == "roll" and top.kind == "free_roll":
+            hero = top.args[0]
+        elif kind == "pick" and top.kind == "pick" and top.args[0] == "encore":
+            hero = int(action.args[0])
+        if hero != NONE:
+            need = cat.cards[hero].roll - rolls.roll_bonus(state, seat, HERO_ROLL, hero)
+            out = {"success": rolls.chance_at_least(need)}
+            helped = rolls.hand_help(state, seat)
+            if helped:
+                better = rolls.chance_at_least(need - helped)
+                if better != out["success"]:
+                    out[f"with your {helped:+d}"] = better
+            return out
+        if kind == "challenge":
+            # Both roll 2d6 with their bonuses; equal or higher stops the card (RULES 13).
+            defender = top.args[0]
+            edge = rolls.roll_bonus(state, seat, CHALLENGE_ROLL) - rolls.roll_bonus(
+                state, defender, CHALLENGE_ROLL
+            )
+            out = {"success": rolls.chance_at_least_other(edge)}
+            helped = rolls.hand_help(state, seat, against=defender)
+            if helped:
+                better = rolls.chance_at_least_other(edge + helped)
+                if better != out["success"]:
+                    out[f"with your {helped:+d}"] = better
+            return out
+        if kind == "attack" or (kind == "pick" and top.kind == "pick" and top.args[0] == "attack"):
+            m = cat.monsters[int(action.args[0])]
+            bonus = rolls.roll_bonus(state, seat, ATTACK_ROLL)
+            slay, punishment = rolls.attack_chances(m, bonus)
+            out = {"slay": slay, "punishment": punishment}
+            # The Gloom Wisp slays low: Modifiers down help there.
+            helped = rolls.hand_help(state, seat, up=not m.inverted)
+            if helped:
+                slay_helped, punishment_helped = rolls.attack_chances(m, bonus + helped)
+                if (slay_helped, punishment_helped) != (slay, punishment):
+                    out[f"slay with your {helped:+d}"] = slay_helped
+                    out[f"punishment with your {helped:+d}"] = punishment_helped
+            return out
+        return {}
         cat = state.catalog
         hero = NONE
         if action.kind == "roll" and action.args:

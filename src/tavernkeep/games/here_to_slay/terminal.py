@@ -128,11 +128,29 @@ def _parties(view: Json) -> Table:
     return table
 
 
-def _hand(cards: list[Json], title: str) -> Table:
+def _kind(card: Json) -> str:
+    """'hero · Bard · roll 6+': a card's kind, and for a Hero its class and the roll its
+    effect needs."""
+    kind = f"[{KIND_STYLE.get(card['kind'], 'white')}]{card['kind'].replace('_', ' ')}[/]"
+    if card.get("class"):
+        kind += f" · {escape(card['class'])}"
+    if card.get("roll"):
+        kind += f" · roll {card['roll']}+"
+    return kind
+
+
+def _hand(cards: list[Json], title: str, challenge_bonus: int = 0) -> Table:
+    """A hand: each card's kind (a Hero's class and roll), its text, and how a card of
+    its kind is played where the text does not say (a Modifier, a Challenge)."""
     table = Table("card", "kind", "text", title=title, title_justify="left")
     for c in cards:
-        kind = f"[{KIND_STYLE.get(c['kind'], 'white')}]{c['kind'].replace('_', ' ')}[/]"
-        table.add_row(_card(c), kind, escape(c["text"]))
+        text = escape(c["text"])
+        note = c.get("note", "")
+        if c["kind"] == "challenge" and challenge_bonus:
+            note += f" Your CHALLENGE rolls: {challenge_bonus:+d}."
+        if note:
+            text += f"\n[dim]{escape(note.strip())}[/]"
+        table.add_row(_card(c), _kind(c), text)
     return table
 
 
@@ -161,12 +179,46 @@ def _purpose(roll: Json) -> str:
     return ""
 
 
+def _in_range(text: str, total: int) -> bool:
+    """'8+' -> total >= 8; '5-' -> total <= 5 (a Monster's ranges as the view gives them)."""
+    number, sign = int(text[:-1]), text[-1]
+    return total >= number if sign == "+" else total <= number
+
+
+def outcome(rolls: list[Json], index: int) -> str:
+    """What a roll on the table does at its total as things stand: 'meets 8+', 'slays',
+    'the challenge fails' ('' when the view does not say what it is for)."""
+    roll = rolls[index]
+    total = roll["total"]
+    what = roll.get("for")
+    if what == "hero":
+        need = roll["need"]
+        return f"meets {need}+" if total >= need else f"misses {need}+"
+    if what == "attack":
+        m = roll["monster"]
+        if _in_range(m["slay"], total):
+            return "slays"
+        return "punished" if _in_range(m["punishment"], total) else "nothing happens"
+    # The challenge roll comes first and its defence right after; ties to the challenger.
+    if what == "challenge" and index + 1 < len(rolls):
+        wins = total >= rolls[index + 1]["total"]
+        return "the challenge succeeds" if wins else "the challenge fails"
+    if what == "defence" and index >= 1:
+        wins = rolls[index - 1]["total"] >= total
+        return "the challenge succeeds" if wins else "the challenge fails"
+    return ""
+
+
 def _rolls(view: Json) -> list[RenderableType]:
     lines: list[RenderableType] = []
     for n, roll in enumerate(view["rolls"], start=1):
         faces = " ".join(DIE_FACES.get(d, "") for d in roll["dice"])
         who = f"{_player(roll['seat'])} rolls{_purpose(roll)}"
-        lines.append(Text.from_markup(f"[bold]Roll {n}[/]: {who}: {faces}  {roll_text(roll)}"))
+        now = outcome(view["rolls"], n - 1)
+        now = f" [italic]({now})[/]" if now else ""
+        lines.append(
+            Text.from_markup(f"[bold]Roll {n}[/]: {who}: {faces}  {roll_text(roll)}{now}")
+        )
     named = any(roll.get("for") for roll in view["rolls"])
     for h in view["hero_rolls"]:
         text = f"{_player(h['seat'])} rolls for {_name_of(view, h['hero'], need=True)}"
@@ -196,12 +248,19 @@ def decision_text(view: Json) -> str:
         subject = "the card just drawn"  # its name is its player's alone (RULES 38)
     else:
         subject = _card(playing[-1]) + ", being played" if playing else ""
-    text = DECISIONS.get(kind, "{who} to decide (" + kind + ")").format(
+    template = DECISIONS.get(kind, "{who} to decide (" + kind + ")")
+    if kind == "pick" and decision.get("verb") == "encore":
+        template = "{who} to choose a Hero to roll for at once (encore)"
+    text = template.format(
         who=_player(decision["seat"]),
         card=subject,
         verb=escape(str(decision.get("verb", ""))),
         offer=f": {escape(decision['offer'])}" if decision.get("offer") else "",
     )
+    if kind == "target" and decision.get("about"):
+        # Which card's or skill's effect the player is chosen for, and what it does.
+        about = decision["about"]
+        text += f" for [bold]{escape(about['name'])}[/]: {escape(about['text'])}"
     if kind == "turn":
         text += f" ({_plural(view['action_points'], 'action point')} left)"
     return text + (" [bold](you)[/]" if decision["seat"] == view["seat"] else "")
@@ -220,8 +279,10 @@ def render(view: Json) -> RenderableType:
     status = f"{now} · main deck {view['deck']} · discard {len(discard)}{top}"
     parts: list[RenderableType] = [Text.from_markup(status), _monsters(view), _parties(view)]
     if view["seat"] is not None:
-        mine = view["table"][view["seat"]]["hand"] or []
-        parts.append(_hand(mine, "Your hand") if mine else Text("Your hand is empty."))
+        me = view["table"][view["seat"]]
+        mine = me["hand"] or []
+        bonus = int(me.get("challenge_bonus") or 0)
+        parts.append(_hand(mine, "Your hand", bonus) if mine else Text("Your hand is empty."))
     if view["playing"]:
         cards = ", ".join(f"{_card(c)} ({_player(c['by'])})" for c in view["playing"])
         parts.append(Text.from_markup(f"Being played: {cards}"))

@@ -370,8 +370,11 @@ class Board {
       case "pick":
       case "aim":
         return this.pickQuestion(asked);
-      case "target":
-        return asked ? "Choose a player for the effect." : `${who} chooses a player for the effect.`;
+      case "target": {
+        // Whose effect it is and what it does, so the choice can be weighed.
+        const about = d.about ? ` of ${d.about.name}: ${d.about.text}` : ".";
+        return asked ? `Choose a player for the effect${about}` : `${who} chooses a player for the effect${about}`;
+      }
       case "may":
       case "may_step": {
         const offer = d.offer ? `: ${d.offer}` : "";
@@ -391,6 +394,7 @@ class Board {
     const before = d.kind === "aim" ? ", before the roll" : "";
     const who = asked ? "You choose" : `${this.name(d.seat)} chooses`;
     if (verb === "take") return `${who} a card to take from the hand looked at.`;
+    if (verb === "encore") return `${who} a Hero to roll for at once (encore), free.`;
     if (MONSTER_VERBS.has(verb)) return `${who} a Monster to ${verb.toUpperCase()}.`;
     return `${who} ${/^[AEIOU]/.test(what) ? "an" : "a"} ${what} to ${verb.toUpperCase()}${before}.`;
   }
@@ -526,12 +530,15 @@ class Board {
   modifierButton(entry, roll, rolls, index) {
     const [card, amount, , extra] = entry.args;
     const info = this.cardsById.get(card);
-    const change = Number(amount) + (Number(extra) || 0);
+    // A Modifier on an opponent's roll is answered by its Grimtooth Ogre (+1 each).
+    const answer = roll.seat !== this.ctx.seat ? Number(roll.opponent_modifier_bonus) || 0 : 0;
+    const change = Number(amount) + (Number(extra) || 0) + answer;
     const total = roll.total + change;
     // The total it makes, and what that total would do, with the other rolls as they are.
     const after = rolls.map((r, i) => (i === index ? { ...r, total } : r));
     const result = this.outcome(roll, total, after, index);
-    const parts = extra !== undefined ? `${signed(Number(amount))} ${signed(Number(extra))}` : signed(change);
+    let parts = extra !== undefined ? `${signed(Number(amount))} ${signed(Number(extra))}` : signed(Number(amount));
+    if (answer) parts += ` (${signed(answer)} theirs)`;
     return this.button(
       entry,
       `${info ? info.name : "Modifier"} ${parts} → ${total}`,
@@ -655,8 +662,12 @@ class Board {
 
   // -- cards -----------------------------------------------------------------------------
 
-  cardEl(card, { small = false, onto = null } = {}) {
+  /** A card's face: its kind, a Hero's class and the roll its effect needs, its text,
+   *  and how a card of its kind is played where the text does not say (`note`: a
+   *  Modifier, a Challenge; `extra` adds to it, e.g. your CHALLENGE bonus). */
+  cardEl(card, { small = false, onto = null, extra = "" } = {}) {
     const kind = String(card.kind || "");
+    const note = [card.note, extra].filter(Boolean).join(" ");
     return h(
       "article",
       {
@@ -670,11 +681,17 @@ class Board {
         h("span", { class: "slay-kind", text: KIND_NAMES[kind] || kind }),
         card.class ? h("span", { class: "slay-class tag", text: card.class }) : null,
         card.roll
-          ? h("span", { class: "slay-need-roll", title: "roll needed for its effect", text: `${card.roll}+` })
+          ? h("span", {
+              class: "slay-need-roll",
+              title: "2d6 and bonuses must reach this for its effect",
+              // A small card (the discard pile, a card being played) has room for "9+".
+              text: small ? `${card.roll}+` : `roll ${card.roll}+`,
+            })
           : null,
       ),
       h("div", { class: "slay-card-name card-name", text: card.name }),
       card.text ? h("p", { class: "slay-card-text card-text", text: card.text }) : null,
+      note && !small ? h("p", { class: "slay-card-note", text: note }) : null,
       onto ? h("p", { class: "slay-small", text: `onto ${onto.name}` }) : null,
     );
   }
@@ -751,7 +768,11 @@ class Board {
         ? h(
             "div",
             { class: "slay-cards" },
-            me.hand.map((card) => this.offer(this.cardEl(card), this.claimCopy(me.hand, card))),
+            me.hand.map((card) => {
+              const bonus = Number(me.challenge_bonus) || 0;
+              const extra = card.kind === "challenge" && bonus ? `Your CHALLENGE rolls: ${signed(bonus)}.` : "";
+              return this.offer(this.cardEl(card, { extra }), this.claimCopy(me.hand, card));
+            }),
           )
         : h("p", { class: "slay-empty", text: "Your hand is empty." }),
     );
@@ -929,8 +950,22 @@ function listText(items) {
   return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join("");
 }
 
+/** The chance beside a choice, with every bonus the rules add; apart from it, what the
+ *  Modifiers in your hand could make of it ("83% with your +4"), when they would change
+ *  it. */
 function odds(entry) {
-  const text = oddsText(entry.odds);
-  return text ? h("span", { class: "slay-odds odds", text }) : null;
+  const all = Object.entries(entry.odds || {});
+  const plain = oddsText(Object.fromEntries(all.filter(([name]) => !name.includes("with your"))));
+  const helped = oddsText(Object.fromEntries(all.filter(([name]) => name.includes("with your"))));
+  return [
+    plain ? h("span", { class: "slay-odds odds", text: plain }) : null,
+    helped
+      ? h("span", {
+          class: "slay-odds-hand",
+          title: "if you play the Modifiers in your hand as the roll needs, and nobody else plays one",
+          text: helped,
+        })
+      : null,
+  ];
 }
 
