@@ -42,6 +42,8 @@ class HumanAgent:
         self.seat_names = seat_names
         self.advice = advice
         """Show the tutor's chance to win beside each choice (`play --advice`)."""
+        self.wins: dict[Action, float] = {}
+        """The tutor's chances for the decision being asked, by choice."""
 
     def choose(self, info: InfoSet) -> Action:
         console = self.console
@@ -52,13 +54,12 @@ class HumanAgent:
             console.print(f"  {self.seat_names[info.seat]} passes (nothing to play)")
             return PASS
         console.print(self.render(info.view()))
-        wins: dict[Action, float] = {}
+        self.wins = {}
         if self.advice:
             # The search from this seat's view alone, with a stream of its own: thinking
             # for the person draws nothing from the table's dice.
-            wins = {a.action: a.win for a in advise(info, Rng(random_seed()))}
+            self.wins = {a.action: a.win for a in advise(info, Rng(random_seed()))}
             console.print("[magenta]Advice: each choice's chance to win, by the search[/]")
-        self.wins = wins
         self.show_choices(info, actions)
         while True:
             answer = Prompt.ask("number or action (? for the rules)", console=console).strip()
