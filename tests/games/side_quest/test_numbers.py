@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,8 +89,8 @@ def test_wound_2_is_the_hit_player_2_takes() -> None:
     assert f"{POCK} Player 1 (you) · Leader" in rows[0] and f"{IVO} Player 2 · at" in rows[1]
     labels = {a.text: GAME.label(st, a) for a in GAME.legal_actions(st)}
     assert labels == {
-        "wound:1": "Pock Quickfingers takes the hit",
-        "wound:2": "Ivo Twice-Lucky takes the hit",
+        "wound:1": "Pock Quickfingers takes the hit (4 → 2 health)",
+        "wound:2": "Ivo Twice-Lucky takes the hit (4 → 2 health)",
     }
     play(st, "wound:2")
     assert st.health[0] == 4 and st.health[1] < 4
@@ -112,7 +113,7 @@ def test_a_card_choosing_a_hero_or_a_location_names_it_by_its_number() -> None:
     st.health[1] = 1
     play(st, "ability")
     assert texts(st) == {"target:1", "target:2"}
-    assert GAME.label(st, Action("target", 2)) == f"Choose {POCK}"
+    assert GAME.label(st, Action("target", 2)) == f"Choose {POCK} (1 → 3 health)"
     assert "▶ Sister Amabel (you) chooses a hero for the card" in words(st, 0)
     play(st, "target:2")
     assert st.health[1] == 3
@@ -138,7 +139,8 @@ def test_a_card_choosing_a_hero_or_a_location_names_it_by_its_number() -> None:
 
 def check_labels(st: SideQuestState) -> None:
     """Every legal action that names a Location or a hero says, in its label, the one the
-    screen numbers as the action does."""
+    screen numbers as the action does: the Location's name ends the label or is followed
+    by what the action does (" with Leather Sling", " (Grab Attack by Cellar Rat)")."""
     view = GAME.view(st, GAME.actor(st))
     chooses = (view["decision"] or {}).get("chooses")
     for action in GAME.legal_actions(st):
@@ -148,7 +150,7 @@ def check_labels(st: SideQuestState) -> None:
             loc = view["locations"][number - 1]
             assert loc["index"] + 1 == number
             named = loc["name"] if loc["revealed"] else f"the face-down Location {number}"
-            assert label.endswith(named), (action, label)
+            assert re.search(f"{re.escape(named)}($| \\(| with )", label), (action, label)
         elif kind == "wound" or (kind == "target" and chooses == "hero"):
             hero = view["heroes"][int(action.args[0]) - 1]
             assert hero["seat"] + 1 == int(action.args[0])

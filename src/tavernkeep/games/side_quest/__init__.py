@@ -2,7 +2,8 @@
 
 `rules.py` is the Game (the protocol); the game itself is played by modules named for
 their part of it (`turn.py`, `rolls.py`, `effects.py`, `combat.py`, `monsters.py`,
-`locations.py`, `heroes.py`, `dungeon.py`, `cards.py`; rules.py says which is which).
+`locations.py`, `heroes.py`, `dungeon.py`, `cards.py`; rules.py says which is which),
+and what each choice shows: `chances.py` (its dice's exact chances) and `labels.py`.
 `state.py` is the state, `config.py` the options; `content.py` and
 `content/standard.toml` the cards (CONTENT.md), and RULES.md the readings the rules
 follow. `heuristic.py` is the bot team (`bot:heuristic`), `terminal.py` draws the dungeon

@@ -8,7 +8,9 @@ Boost and re-rolls; 18, 25), `effects.py` (cards a hero uses; 14), `combat.py` (
 allocation and slaying; 11, 29), `monsters.py` (the Monster phase and the damage heroes
 take; 22-24), `locations.py` (entering and Location effects; 3-4), `heroes.py` (passive
 bonuses and equipment; 12, 15, 20-21), `dungeon.py` (the row, the decks and travel; 2, 5,
-6, 31) and `cards.py` (what a card id is). The readings the rulebook leaves open are in
+6, 31) and `cards.py` (what a card id is); what a choice shows beside its name,
+`chances.py` (the exact chances of its dice, `odds`) and `labels.py` (what it will do,
+in its `label`). The readings the rulebook leaves open are in
 RULES.md, not here. Action texts name a Location or a seat by the number the screens show
 (`move:2` is Location 2, `wound:1` is Player 1; cards.shown), a card by its id; RULES.md,
 "Action texts".
@@ -40,6 +42,7 @@ from tavernkeep.games.side_quest.cards import (
     shown,
     who,
 )
+from tavernkeep.games.side_quest.chances import action_odds
 from tavernkeep.games.side_quest.combat import allocate_hits, hearts_standing, hit_targets
 from tavernkeep.games.side_quest.config import SideQuestConfig
 from tavernkeep.games.side_quest.content import HERO_HEALTH, SideQuestPack, load
@@ -55,6 +58,7 @@ from tavernkeep.games.side_quest.heroes import (
     ABILITY,
     DONE,
     LOOT_ROLL,
+    bonus,
     equip_choices,
     give,
     item_limit,
@@ -64,13 +68,22 @@ from tavernkeep.games.side_quest.heroes import (
     trade_actions,
 )
 from tavernkeep.games.side_quest.heuristic import TeamBot
+from tavernkeep.games.side_quest.labels import (
+    attack_weapons,
+    hit_detail,
+    move_detail,
+    need_text,
+    roll_outcome,
+    target_detail,
+    weapon_numbers,
+    wound_detail,
+)
 from tavernkeep.games.side_quest.locations import enter
 from tavernkeep.games.side_quest.monsters import give_wounds, location_of, wound
 from tavernkeep.games.side_quest.rolls import KEEP, after_roll, boostable, rerollers, resolve_roll
 from tavernkeep.games.side_quest.state import NONE, SideQuestState
 from tavernkeep.games.side_quest.turn import (
     ENDINGS,
-    LOOT,
     advance,
     hero_action,
     offered,
@@ -593,51 +606,78 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         return state.clone()
 
     def label(self, state: SideQuestState, action: Action) -> str:
+        """A choice's name, then what follows from it where every seat can tell (in
+        brackets, last: labels.py); the chances of its dice are `odds`."""
         kind, args = action.kind, action.args
+        seat = state.stack[-1].seat if state.stack else 0
+        specials = state.content.specials
         if kind == "hero":
             h = state.content.hero[int(args[0])]
-            return f"Play {h.name}: {h.text}"
+            return f"Play {h.name}: {h.text} (items {h.item_limit}, spells {h.spell_limit})"
         if kind == "weapon":
-            return f"Take {card_name(state, int(args[0]))}"
+            card = int(args[0])
+            return f"Take {card_name(state, card)} ({weapon_numbers(state, card)})"
         if kind == "enter":
             return f"Enter {location_name(state, index_of(args[0]))}"
         if kind == "move":
-            return f"Move to {location_name(state, index_of(args[0]))}"
+            return f"Move to {location_name(state, index_of(args[0]))}{move_detail(state, seat)}"
         if kind == "attack":
-            return f"Attack {location_name(state, index_of(args[0]))}"
-        if kind in ("pickup", "drop", "rescue"):
-            verb = {"pickup": "Pick up", "drop": "Drop", "rescue": "Rescue"}[kind]
+            loc = index_of(args[0])
+            return f"Attack {location_name(state, loc)}{attack_weapons(state, seat, loc)}"
+        if kind in ("pickup", "drop"):
+            verb = {"pickup": "Pick up", "drop": "Drop"}[kind]
             return f"{verb} {card_name(state, int(args[0]))}"
+        if kind == "rescue":
+            plus = bonus(state, seat, "boost", "rescue")
+            thanks = "; her thanks: a Loot card" if state.loot_deck else ""
+            need = need_text(specials.rescue_roll, plus)
+            return f"Rescue {card_name(state, int(args[0]))} ({need}{thanks})"
         if kind == "loot":
-            return "Loot (5+ on a die draws a Loot card)"
+            need = need_text(LOOT_ROLL, bonus(state, seat, "boost", "loot"))
+            if not state.loot_deck:
+                return f"Loot ({need}, but the Loot deck is empty)"
+            return f"Loot ({need} draws a Loot card)"
         if kind == "key":
-            need = state.content.specials.key_roll
-            return f"Use the Dungeon Key ({need}+ on a die opens the Locked Door)"
+            need = need_text(specials.key_roll, bonus(state, seat, "boost", "key"))
+            return f"Use the Dungeon Key ({need} opens the Locked Door)"
         if kind == "end":
             return "End your turn"
         if kind == "equip":
-            return "Hold " + " and ".join(card_name(state, int(a)) for a in args)
+            held = [f"{card_name(state, int(a))} ({weapon_numbers(state, int(a))})" for a in args]
+            return "Hold " + " and ".join(held)
         if kind == "hit":
-            return f"Give the hit to {card_name(state, int(args[0]))}"
+            _, hits, given = state.stack[-1].args
+            target = int(args[0])
+            detail = hit_detail(state, target, hits[0], given)
+            return f"Give the hit to {card_name(state, target)}{detail}"
         if kind == "wound":
-            return f"{who(state, index_of(args[0]))} takes the hit"
+            _, hits, monster, absorbed = state.stack[-1].args
+            taker = index_of(args[0])
+            detail = wound_detail(state, taker, hits[0], monster, absorbed[taker])
+            return f"{who(state, taker)} takes the hit{detail}"
         if kind == "ability":
-            h = state.content.hero[state.hero[state.stack[-1].seat]]
+            h = state.content.hero[state.hero[seat]]
             return f"Use your ability: {h.text}"
         if kind in ("use", "cast"):
             c = int(args[0])
             ref = state.card_ref[c]
-            text = state.content.item[ref].text if kind == "use" else state.content.spell[ref].text
-            return f"{'Use' if kind == 'use' else 'Cast'} {card_name(state, c)}: {text}"
+            if kind == "use":
+                return f"Use {card_name(state, c)}: {state.content.item[ref].text}"
+            spell = state.content.spell[ref]
+            plus = bonus(state, seat, "boost", "spell")
+            mine = f" ({need_text(spell.roll, plus)})" if plus else ""
+            return f"Cast {card_name(state, c)}: {spell.text}{mine}"
         if kind == "target":
             top = state.stack[-1]
             effect = card_effects(state, top.seat, top.args[0])[top.args[1]]
             what = chooses(effect)
+            chosen = int(args[0]) if what == "monster" else index_of(args[0])
+            detail = target_detail(state, top.seat, effect, chosen, what)
             if what == "monster":
-                return f"Choose {card_name(state, int(args[0]))}"
+                return f"Choose {card_name(state, chosen)}{detail}"
             if what == "hero":
-                return f"Choose {who(state, index_of(args[0]))}"
-            return f"Choose {location_name(state, index_of(args[0]))}"
+                return f"Choose {who(state, chosen)}{detail}"
+            return f"Choose {location_name(state, chosen)}{detail}"
         if kind == "trade":
             return "Trade equipment with the heroes here (one action)"
         if kind == "give":
@@ -645,18 +685,27 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "done":
             return "Finish trading"
         if kind == "boost":
-            value, need, _, _ = state.stack[-1].args[2][int(args[0])]
-            return f"Mighty Boost: give up an action for +1 on the {value} (needs {need})"
+            what, _, dice = state.stack[-1].args
+            value, need, _, _ = dice[int(args[0])]
+            verb = "hits" if what == "attack" else "succeeds"
+            more = need - value - 1
+            then = f"it {verb}" if more <= 0 else f"{more} more and it {verb}"
+            return f"Mighty Boost: give up an action for +1 on the {value} (needs {need}): {then}"
         if kind == "keep":
-            return "Let the roll stand"
+            what, _, dice = state.stack[-1].args
+            return f"Let the roll stand{roll_outcome(what, dice)}"
         if kind == "push":
             return f"Push it to {location_name(state, index_of(args[0]))}"
         if kind == "step":
             return f"Move on to {location_name(state, index_of(args[0]))}"
         if kind == "reroll":
             source = int(args[0])
-            what = "your ability" if source == ABILITY else card_name(state, source)
-            return f"Re-roll every die with {what}"
+            if source == ABILITY:
+                return "Re-roll every die with your ability"
+            spent = (
+                " (then discarded)" if state.content.item[state.card_ref[source]].consumed else ""
+            )
+            return f"Re-roll every die with {card_name(state, source)}{spent}"
         return action.text
 
     def upgrade_text(self, version: int, state: SideQuestState, text: str) -> str:
@@ -676,10 +725,6 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         return TARGET_FROM_VERSION_1(text)
 
     def odds(self, state: SideQuestState, action: Action) -> dict[str, float]:
-        if action == LOOT:
-            return {"success": (7 - LOOT_ROLL) / 6}
-        if action.kind == "rescue":
-            return {"success": (7 - state.content.specials.rescue_roll) / 6}
-        if action.kind == "key":
-            return {"success": (7 - state.content.specials.key_roll) / 6}
-        return {}
+        """Exact chances of the dice behind `action` (chances.py): one die's `success`
+        and with the hero's help, an attack's `N+ damage`, a move's Grab Attacks."""
+        return action_odds(state, action)

@@ -75,6 +75,13 @@ function shown(index) {
   return Number(index) + 1;
 }
 
+/** What a label says last, in brackets: what the choice will do, as far as anyone can
+ * tell before it ("2/3 damage: slain", "4 → 2 health"); "" when it says nothing more. */
+function detail(entry) {
+  const match = /\(([^()]*)\)$/.exec((entry && entry.label) || "");
+  return match ? match[1] : "";
+}
+
 function plural(count, word, many = `${word}s`) {
   return `${count} ${count === 1 ? word : many}`;
 }
@@ -164,12 +171,15 @@ class Board {
     return found;
   }
 
-  chip(entry, text, cls = "") {
+  /** A clickable chip for one action: its short text, what it will do (`more`, from the
+   * label's brackets) and the chances of its dice. */
+  chip(entry, text, cls = "", more = "") {
     this.claimed.add(entry.action);
     const node = h(
       "span",
       { class: `sq-act${cls ? ` ${cls}` : ""}` },
       h("span", { class: "sq-act-text", text }),
+      more ? h("span", { class: "sq-act-detail", text: more }) : null,
       oddsText(entry.odds) ? h("span", { class: "sq-odds odds", text: oddsText(entry.odds) }) : null,
     );
     return makeClickable(node, entry, this.ctx.onAction);
@@ -466,8 +476,9 @@ class Board {
         ? h(
             "div",
             { class: "sq-loc-acts" },
-            acts.map((e) => this.chip(e, e.kind === "target" ? "Choose" : LOCATION_ACTIONS[e.kind], `sq-${e.kind}`)),
-            own.map((e) => this.chip(e, e.kind === "loot" ? "Loot (5+)" : "Use the Key", `sq-${e.kind}`)),
+            acts.map((e) => this.chip(e, e.kind === "target" ? "Choose" : LOCATION_ACTIONS[e.kind], `sq-${e.kind}`, e.kind === "target" ? detail(e) : "")),
+            // What the die needs, with the hero's bonus, is in the label; the chance beside.
+            own.map((e) => this.chip(e, e.kind === "loot" ? "Loot" : "Use the Key", `sq-${e.kind}`)),
           )
         : null,
     );
@@ -484,8 +495,24 @@ class Board {
         (["pickup", "rescue", "hit"].includes(e.kind) && e.args[0] === card.id) ||
         (e.kind === "target" && e.args[0] === card.id && this.targetKind(e) === "card"),
     );
-    if (acts.length === 1) makeClickable(node, acts[0], this.ctx.onAction);
-    else if (acts.length) node.append(h("div", { class: "sq-card-acts" }, acts.map((e) => this.chip(e, e.label || e.action))));
+    if (acts.length === 1) {
+      const entry = acts[0];
+      makeClickable(node, entry, this.ctx.onAction);
+      // What choosing this card does (the hit's damage so far, a spell's effect on it)
+      // and the chance of a rescue, on the card itself: the card is the choice.
+      const more = ["hit", "target", "rescue"].includes(entry.kind) ? detail(entry) : "";
+      const odds = oddsText(entry.odds);
+      if (more || odds) {
+        node.append(
+          h(
+            "p",
+            { class: "sq-card-note" },
+            more ? h("span", { class: "sq-note-text", text: more }) : null,
+            odds ? h("span", { class: "sq-odds odds", text: odds }) : null,
+          ),
+        );
+      }
+    } else if (acts.length) node.append(h("div", { class: "sq-card-acts" }, acts.map((e) => this.chip(e, e.label || e.action))));
     return node;
   }
 
@@ -706,7 +733,7 @@ class Board {
         ? h(
             "div",
             { class: "sq-hero-acts" },
-            onHero.map((e) => this.chip(e, e.kind === "wound" ? "Takes the hit" : "Choose this hero", `sq-${e.kind}`)),
+            onHero.map((e) => this.chip(e, e.kind === "wound" ? "Takes the hit" : "Choose this hero", `sq-${e.kind}`, detail(e))),
             ownActs.map((e) => this.chip(e, this.ownText(e), `sq-${e.kind}`)),
           )
         : null,
