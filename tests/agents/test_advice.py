@@ -17,6 +17,9 @@ from tavernkeep.games import get_game
 
 POSITIONS = [
     ("hack-and-slash", 4, 3, 6),
+    ("here-to-slay", 3, 5, 40),
+    ("crits-and-tricks", 3, 2, 10),
+    ("side-quest", 2, 2, 12),
     ("rage", 1, 4, 5),
 ]
 

@@ -172,7 +172,11 @@ class Game(ABC, Generic[S, C]):
 
     @abstractmethod
     def determinize(self, state: S, seat: int, rng: Rng) -> S:
-        """A state consistent with `seat`'s view: hidden parts and the RNG re-sampled."""
+        """A state consistent with `seat`'s view: hidden parts and the RNG re-sampled.
+
+        The sample must be a function of what `seat` can see and `rng` alone: sort what
+        is shuffled, never shuffle it in its true order, so that the search and the tutor
+        (agents/advice.py) give the same answer whatever the seat cannot see."""
 
     @abstractmethod
     def result(self, state: S) -> Result | None:

@@ -419,6 +419,9 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         hidden = twin.deck[:]
         for s in others:
             hidden.extend(twin.hands[s])
+        # Sorted before they are shuffled, here and below: the sample is a function of what
+        # `seat` knows and the stream alone, never of the true order (the tutor's leak test).
+        hidden.sort()
         rng.shuffle(hidden)
         for s in others:
             size = len(twin.hands[s])
@@ -430,6 +433,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             for s in others:
                 pool.extend(twin.quests[s])
                 pool.extend(twin.offered[s])
+            pool.sort()
             rng.shuffle(pool)
             for s in others:
                 for zone in (twin.quests, twin.offered):

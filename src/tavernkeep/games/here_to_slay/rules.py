@@ -686,6 +686,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             kept.append([c for c in hand if known.get(c, 0) & bit])
             unseen.append([c for c in hand if not known.get(c, 0) & bit])
             hidden.extend(unseen[-1])
+        # Sorted before it is shuffled: the sample is a function of what `seat` knows and
+        # the stream alone, never of the true deck order or hands (the tutor's leak test).
+        hidden.sort()
         rng.shuffle(hidden)
         dealt: dict[int, int] = {}
         for s, mine, old in zip(others, kept, unseen, strict=True):
@@ -701,6 +704,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             twin.stack = [redealt(f, dealt) for f in twin.stack]
         twin.rng = Rng(rng.next64())
         # The Monster deck is face down: which Monster turns up next is hidden too.
+        twin.monster_deck.sort()
         rng.shuffle(twin.monster_deck)
         return twin
 

@@ -562,8 +562,11 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         deck = twin.dungeon_deck
         bottom = [c for c in deck[:1] if twin.card_kind[c] in ("key", "boss")]
         rest = deck[len(bottom) :]
-        monsters = [c for c in rest if twin.card_kind[c] == "monster"] + twin.monster_deck
-        loot = [c for c in rest if twin.card_kind[c] in LOOT_KINDS] + twin.loot_deck
+        # Sorted before they are shuffled, here and below: the sample is a function of what
+        # the seat knows and the stream alone, never of the decks' true order (the tutor's
+        # leak test). The row's hidden places and the pool are built in order already.
+        monsters = sorted([c for c in rest if twin.card_kind[c] == "monster"] + twin.monster_deck)
+        loot = sorted([c for c in rest if twin.card_kind[c] in LOOT_KINDS] + twin.loot_deck)
         rng.shuffle(monsters)
         rng.shuffle(loot)
         dealt: list[int] = []
@@ -575,6 +578,7 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
                 dealt.append(loot.pop())
             else:
                 dealt.append(c)
+        dealt.sort()
         rng.shuffle(dealt)
         twin.dungeon_deck = bottom + dealt
         twin.monster_deck = monsters
