@@ -1,0 +1,79 @@
+"""Every decision shows what it needs (issue 25, item 2), as a property over random
+positions of all five games: every legal action has a label in words (not its action
+text), and every action whose own dice decide it shows their chance (`odds`), exactly the
+numbers both front-ends print beside it.
+
+"Its own dice": the dice the deciding seat rolls as the action's first consequences. Two
+kinds of choice are followed by dice that are not theirs to show, and are named here:
+Side Quest's end of a turn and a hit a hero takes (the Monster phase goes on: many
+attackers, each with its own dice), and Here to Slay's aim chosen before a Hero's roll
+(the roll's chance is the same whatever is aimed at, and is shown on the roll itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tavernkeep.agents import make_bot
+from tavernkeep.engine.match import Match
+from tavernkeep.games import get_game
+
+TABLES = [
+    ("hack-and-slash", 2),
+    ("hack-and-slash", 4),
+    ("here-to-slay", 2),
+    ("here-to-slay", 4),
+    ("crits-and-tricks", 2),
+    ("crits-and-tricks", 4),
+    ("side-quest", 1),
+    ("side-quest", 3),
+    ("rage", 1),
+]
+FOLLOWED_BY_OTHERS_DICE = {
+    ("side-quest", "end"),
+    ("side-quest", "wound"),
+    ("here-to-slay", "pick"),
+    ("here-to-slay", "target"),
+}
+SEEDS = range(3)
+STEPS = 400
+
+
+def own_dice(events: list[Any], seat: int) -> bool:
+    """Whether the action's first consequences roll dice for the seat that chose it."""
+    return any(
+        isinstance(e.data, dict) and e.data.get("dice") and e.data.get("seat", seat) == seat
+        for e in events[:3]
+    )
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES, ids=lambda v: str(v))
+def test_every_choice_has_words_and_its_dice_their_chance(name: str, players: int) -> None:
+    game = get_game(name)
+    options: dict[str, Any] = (
+        {"two_player": True} if (name, players) == ("hack-and-slash", 2) else {}
+    )
+    rolled = 0
+    for seed in SEEDS:
+        match = Match.start(game, [make_bot("bot:random", game)] * players, seed, options)
+        for _ in range(STEPS):
+            state = match.state
+            seat = game.actor(state)
+            if seat is None:
+                break
+            for action in game.legal_actions(state):
+                label = game.label(state, action)
+                assert label and label != action.text, f"{name}: {action.text} has no words"
+                events = game.apply(game.clone(state), action, True)
+                if not own_dice(events, seat) or (name, action.kind) in FOLLOWED_BY_OTHERS_DICE:
+                    continue
+                rolled += 1
+                odds = game.odds(state, action)
+                assert odds, f"{name}: '{label}' rolls dice and shows no chance"
+                assert all(0.0 <= p <= 1.0 for p in odds.values()), odds
+            match.step()
+    if name != "crits-and-tricks":
+        # Its re-rolls tell their new value, not `dice` (the tray shows no tumble for
+        # them): its chances are checked face by face in its own test_chances.py.
+        assert rolled, f"{name}: no choice that rolls was met"
