@@ -4,6 +4,7 @@ read them and play on."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -46,8 +47,17 @@ def test_the_rules_open_beside_the_table_and_the_game_plays_on(server: Any, ui: 
     page = ui.new_page(server.url(created["seats"][0]["invite"]))
     ui.wait_connected(page)
     assert ui.wait_turn(page)
-    page.get_by_role("button", name="How to play").click()
     drawer = page.get_by_role("dialog", name="How to play Hack & Slash")
+    # Each choice links to the rule that explains it: a quest's "?" opens Quest cards.
+    quest_row = page.locator(".action-row", has=page.locator('[data-action^="quest"]')).first
+    quest_row.get_by_role("button", name=re.compile(r"^Rules: ")).click()
+    expect(drawer).to_be_visible()
+    quests = drawer.locator('[data-section="quests"]')
+    expect(quests.locator("h3")).to_be_in_viewport()
+    drawer.get_by_role("button", name="Close the rules").click()
+    expect(drawer).to_be_hidden()
+
+    page.get_by_role("button", name="How to play").click()
     expect(drawer).to_be_visible()
     expect(drawer.locator('[data-section="quests"]')).to_be_attached()
     # Beside the board, not in its place: the board and the decision are still there, and

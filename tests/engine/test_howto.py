@@ -75,6 +75,22 @@ def test_what_is_not_in_the_subset_is_named_with_its_line(line: str, said: str) 
     assert str(caught.value).startswith("rules.md:"), caught.value
 
 
+def test_a_section_names_the_choices_it_explains_unseen_by_readers() -> None:
+    text = GOOD.replace("## Quests {#quests}\n", "## Quests {#quests}\nChoices: quest, brag\n")
+    how = parse(text, "rules.md")
+    quests = how.section("quests")
+    assert quests is not None and quests.choices == ["quest", "brag"]
+    assert how.explaining("brag") is quests and how.explaining("rescue") is None
+    assert "Choices" not in how.markdown()
+    assert how.to_json()["sections"][-1]["choices"] == ["quest", "brag"]
+    late = GOOD.replace("### A quest card", "### A quest card\n\nChoices: quest")
+    with pytest.raises(ContentError, match="comes right under a section's heading"):
+        parse(late, "rules.md")
+    twice = text.replace("## Dice {#dice}\n", "## Dice {#dice}\nChoices: quest\n")
+    with pytest.raises(ContentError, match="choices of kind 'quest' are explained twice"):
+        parse(twice, "rules.md")
+
+
 def test_every_section_players_need_is_there_and_every_link_lands() -> None:
     without_dice = GOOD.replace("## Dice {#dice}", "## Luck {#luck}")
     with pytest.raises(ContentError, match="no section #dice"):

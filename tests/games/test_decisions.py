@@ -77,3 +77,25 @@ def test_every_choice_has_words_and_its_dice_their_chance(name: str, players: in
         # Its re-rolls tell their new value, not `dice` (the tray shows no tumble for
         # them): its chances are checked face by face in its own test_chances.py.
         assert rolled, f"{name}: no choice that rolls was met"
+
+
+GAMES = sorted({name for name, _ in TABLES})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_name_only_kinds_of_choice_the_game_has(name: str) -> None:
+    """Each kind a How to play says it explains is a kind of choice the game offers, so a
+    choice's "?" never points at nothing (a misspelt kind would link no choice)."""
+    game = get_game(name)
+    how = game.how_to_play()
+    assert how is not None
+    listed = {kind for section in how.sections for kind in section.choices}
+    assert listed, f"{name}: no section names the choices it explains"
+    seen: set[str] = set()
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(6):
+            match = Match.start(game, [make_bot("bot:random", game)] * players, seed)
+            while game.actor(match.state) is not None and not listed <= seen:
+                seen.update(a.kind for a in game.legal_actions(match.state))
+                match.step()
+    assert listed <= seen, f"{name}: no such choice: {sorted(listed - seen)}"

@@ -6,7 +6,9 @@ rules GAME`, `?` at a prompt), the server sends it as JSON (`/api/games/{name}/r
 the browser draws that as text. Nothing in it is ever markup to a page.
 
 The subset: `# Title` on the first line, then a paragraph or two; sections `## Heading
-{#id}`, subheadings `### Heading`; paragraphs; `- ` and `1. ` lists (a line indented
+{#id}`, each optionally followed by a line `Choices: quest, brag` naming the kinds of
+choice it explains (a page links each choice of those kinds to the section; the line is
+not shown), subheadings `### Heading`; paragraphs; `- ` and `1. ` lists (a line indented
 under an item continues it); `**bold**`, `*italic*`, `` `code` `` and links to this file's
 own sections, `[words](#id)`. Anything else (HTML, images, tables, outside links, quotes,
 code blocks) is refused with the line it is on, when the game is first asked for its rules.
@@ -63,6 +65,8 @@ class Section:
     id: str
     title: str
     blocks: list[Block] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)
+    """The kinds of choice (an action's text before its ':') this section explains."""
 
 
 @dataclass
@@ -74,12 +78,21 @@ class HowToPlay:
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)
 
+    def explaining(self, kind: str) -> Section | None:
+        """The section that explains choices of `kind` (`quest` for `quest:1`), if any."""
+        return next((s for s in self.sections if kind in s.choices), None)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "title": self.title,
             "intro": [b.to_json() for b in self.intro],
             "sections": [
-                {"id": s.id, "title": s.title, "blocks": [b.to_json() for b in s.blocks]}
+                {
+                    "id": s.id,
+                    "title": s.title,
+                    "choices": s.choices,
+                    "blocks": [b.to_json() for b in s.blocks],
+                }
                 for s in self.sections
             ],
         }
@@ -129,6 +142,7 @@ def _block_markdown(block: Block) -> str:
 # -- reading -----------------------------------------------------------------------------
 
 _SECTION = re.compile(r"## (.+?) \{#([a-z0-9][a-z0-9-]*)\}\Z")
+_CHOICES = re.compile(r"Choices: ([a-z_]+(?:, [a-z_]+)*)\Z")
 _ITEM = re.compile(r"(?:- |(\d+)\. )(.*)\Z")
 _INLINE = re.compile(
     r"\*\*(?P<b>[^*]+)\*\*|\*(?P<i>[^*]+)\*|`(?P<code>[^`]+)`|\[(?P<words>[^\]]+)\]\(#(?P<to>[a-z0-9-]+)\)"
@@ -213,6 +227,17 @@ def parse(text: str, source: str) -> HowToPlay:
                 raise ContentError(f"{where}: a second section #{heading[2]}")
             sections.append(Section(heading[2], heading[1].strip()))
             blocks = sections[-1].blocks
+            continue
+        if line.startswith("Choices:"):
+            listed = _CHOICES.match(line)
+            if listed is None or not sections or blocks or paragraph or items:
+                raise ContentError(
+                    f"{where}: 'Choices: kind, kind' comes right under a section's heading"
+                )
+            for kind in listed[1].split(", "):
+                if any(kind in s.choices for s in sections):
+                    raise ContentError(f"{where}: choices of kind '{kind}' are explained twice")
+                sections[-1].choices.append(kind)
             continue
         if line.startswith("### "):
             flush(number)

@@ -7,6 +7,17 @@ import { api, h, replace } from "./dom.js";
 
 const loaded = new Map(); // game name -> Promise of its rules
 
+/** The sections of a game's rules by the kind of choice each explains (`quest` for
+ *  `quest:1`): what a choice on the table links to. */
+export async function choiceRules(game) {
+  const rules = await rulesOf(game);
+  const out = {};
+  for (const section of rules.sections || []) {
+    for (const kind of section.choices || []) out[kind] = { id: section.id, title: section.title };
+  }
+  return out;
+}
+
 function rulesOf(game) {
   if (!loaded.has(game)) {
     const asked = api(`/api/games/${encodeURIComponent(game)}/rules`);

@@ -24,7 +24,7 @@ import {
   storedSeats,
 } from "./dom.js";
 import { DiceTray, logLine } from "./dice.js";
-import { openRules } from "./rules.js";
+import { choiceRules, openRules } from "./rules.js";
 import { generic, rendererFor } from "./renderers/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -78,6 +78,7 @@ const app = {
   reissued: null, // {seat, url}: the invite the host just made, shown until replaced
   adviceOn: storedFlag("tavernkeep:advice"), // the person's choice, kept by this browser
   advice: null, // {version, byAction: {action: {win, tried}}}: the tutor's last answer
+  choiceRules: null, // {kind: {id, title}}: the rules' section for each kind of choice
   adviceAsked: null, // the version the tutor was last asked about
 };
 
@@ -521,6 +522,15 @@ async function loadRenderer(gameName) {
   const rules = $("rules-button");
   rules.disabled = !(meta && meta.rules);
   rules.onclick = () => openRules(gameName);
+  if (meta && meta.rules && !app.choiceRules) {
+    // Each choice links to the rule that explains it, once the rules have come.
+    choiceRules(gameName)
+      .then((found) => {
+        app.choiceRules = found;
+        renderActions();
+      })
+      .catch(() => {});
+  }
   return rendererFor(gameName, {
     renderer: meta ? meta.renderer !== false : true,
     stylesheet: meta ? meta.stylesheet !== false : true,
@@ -863,7 +873,7 @@ function renderActions() {
   $("prompt").textContent = promptText(state, legal);
   replace(
     panel,
-    legal.map((entry, index) => actionButton(entry, index, !online || app.pending)),
+    legal.map((entry, index) => withRule(entry, actionButton(entry, index, !online || app.pending))),
   );
   renderDecisionExtra(state, !online || app.pending);
 }
@@ -938,6 +948,27 @@ function promptText(state, legal) {
   const bot = entry && (entry.agent !== "human" ? entry.agent : entry.stand_in);
   const what = bot ? ` (${agentLabel(bot)})` : "";
   return `Waiting for ${who}${what} to decide…`;
+}
+
+/** A choice with the rule that explains it beside it (a "?" that opens the rules there). */
+function withRule(entry, button) {
+  const kind = String(entry.action).split(":")[0];
+  const rule = app.choiceRules && app.choiceRules[kind];
+  if (!rule || !app.table) return button;
+  const game = app.table.game;
+  return h(
+    "div",
+    { class: "action-row" },
+    button,
+    h("button", {
+      type: "button",
+      class: "action-rule",
+      text: "?",
+      title: `How to play: ${rule.title}`,
+      "aria-label": `Rules: ${rule.title}`,
+      onclick: () => openRules(game, rule.id),
+    }),
+  );
 }
 
 /** Long shots are shown in the failure colour, so a 0% choice never looks inviting. */
