@@ -15,6 +15,7 @@ DEFAULTS = {
     "grace_seconds": 120.0,
     "stand_in": "bot:mcts:300ms",
     "clock": None,
+    "advice": None,
 }
 """A table's settings when its creator chose none (the server fills the stand-in in)."""
 
@@ -75,6 +76,7 @@ def test_an_open_seat_is_taken_by_whoever_joins_from_the_lobby(server: Any, ui: 
     seats.nth(1).select_option(label="an open seat")
     host.get_by_label("Clocks").select_option(label="Real time: 3 min + 20 s a decision")
     host.get_by_label("Spectators may chat").check()
+    host.get_by_label("Advice (the tutor)").select_option(label="allowed, clocks or not")
     host.get_by_role("button", name="Open the table").click()
 
     created = host.locator("#created")
@@ -95,6 +97,7 @@ def test_an_open_seat_is_taken_by_whoever_joins_from_the_lobby(server: Any, ui: 
     assert summary["seats"][1]["agent"] == "human" and summary["seats"][1].get("open") is True
     assert summary["settings"]["clock"] == {"kind": "real_time", "seconds": 180, "increment": 20}
     assert summary["settings"]["spectator_chat"] is True
+    assert summary["settings"]["advice"] is True, "the tutor allowed at a clocked table"
     assert summary["settings"]["grace_seconds"] == DEFAULTS["grace_seconds"]
 
     # Someone else, in a browser of their own, finds the table in the lobby and joins.

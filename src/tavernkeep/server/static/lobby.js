@@ -446,6 +446,8 @@ function readSettings() {
   const standIn = $("stand-in").value;
   if (standIn !== DEFAULT_STAND_IN) out.stand_in = standIn;
   if ($("spectator-chat").checked) out.spectator_chat = true;
+  // The tutor: by default a person may ask it unless the table has clocks.
+  if ($("advice").value) out.advice = $("advice").value === "yes";
   return Object.keys(out).length ? out : null;
 }
 
