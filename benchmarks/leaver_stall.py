@@ -16,17 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 
 import httpx
 import websockets
 
-from server_load import Stats, client_loop, free_port, percentile, wait_for_server
+from server_load import Stats, client_loop, percentile, serving, wait_for_server
 
 
 async def one_leaver(http: httpx.AsyncClient, base: str, grace: float) -> float:
@@ -96,23 +92,8 @@ def main() -> None:
     if args.trials < 1 or args.grace < 1 or args.load < 0:
         parser.error("--trials must be at least 1, --grace at least 1 s, --load not negative")
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.database_url or f"sqlite:///{os.path.join(tmp, 'leavers.db')}"
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
-                "--port", str(port), "--database-url", url, "--bot-delay", str(args.bot_delay),
-                "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            stalls, stats = asyncio.run(drive(args, f"http://127.0.0.1:{port}"))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with serving(args.database_url, args.bot_delay) as base:
+        stalls, stats = asyncio.run(drive(args, base))
 
     beyond = [s - args.grace for s in stalls]
     print(f"leavers: {args.trials} tables (1 person + 2 bots), grace {args.grace:g} s, "

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +170,32 @@ async def drive(args: argparse.Namespace, base: str) -> Stats:
     return stats
 
 
+@contextmanager
+def serving(database_url: str | None, bot_delay: float) -> Iterator[str]:
+    """`tavernkeep serve` on 127.0.0.1 for the length of a benchmark (a fresh SQLite
+    database in a temporary folder unless `database_url`): its base URL. The other
+    benchmarks of the server start theirs here too."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = database_url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
+        server = subprocess.Popen(
+            [
+                sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
+                "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
+                # Every table and socket comes from this one address: lift the per-address
+                # bounds a stranger is held to, so they measure the server, not the guard.
+                "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -189,27 +217,10 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.database_url or f"sqlite:///{os.path.join(tmp, 'load.db')}"
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
-                "--port", str(port), "--database-url", url, "--bot-delay", str(args.bot_delay),
-                # Every table and socket comes from this one address: lift the per-address
-                # bounds a stranger is held to, so they measure the server, not the guard.
-                "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            started = time.monotonic()
-            stats = asyncio.run(drive(args, f"http://127.0.0.1:{port}"))
-            elapsed = time.monotonic() - started
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with serving(args.database_url, args.bot_delay) as base:
+        started = time.monotonic()
+        stats = asyncio.run(drive(args, base))
+        elapsed = time.monotonic() - started
 
     lat = [x * 1000 for x in stats.latencies]
     print(f"server load: {args.tables} concurrent tables (1 person + 2 bots each), "

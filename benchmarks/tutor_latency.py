@@ -14,17 +14,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 
 import httpx
 import websockets
 
-from server_load import free_port, percentile, wait_for_server
+from server_load import percentile, serving, wait_for_server
 
 SEATS = {
     "hack-and-slash": ["human", "bot:heuristic", "bot:random"],
@@ -87,22 +83,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.decisions < 2:
         parser.error("--decisions must be at least 2 (the first is timed apart)")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{os.path.join(tmp, 'tutor.db')}"
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
-                "--port", str(port), "--database-url", url, "--bot-delay", "0.1",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            times = asyncio.run(drive(f"http://127.0.0.1:{port}", args.game, args.decisions))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with serving(None, 0.1) as base:
+        times = asyncio.run(drive(base, args.game, args.decisions))
     first, rest = times[0], times[1:]
     print(f"tutor: {args.game}, {len(times)} decisions, the default budget (600 ms)")
     print(f"| {'measure':<34} | {'value':>12} |")
