@@ -178,6 +178,23 @@ export async function copyText(text) {
   return ok;
 }
 
+/** A link to hand to someone: the address in a read-only box (selected when focused) and
+ *  a Copy button that says whether it copied. Returns [box, button]. */
+export function copyField(url, label) {
+  const input = h("input", { type: "text", readOnly: true, value: url, "aria-label": label });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "button secondary", text: "Copy" });
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(url);
+    copy.textContent = ok ? "Copied ✓" : "Select and copy";
+    if (!ok) input.select();
+    setTimeout(() => {
+      copy.textContent = "Copy";
+    }, 1800);
+  });
+  return [input, copy];
+}
+
 // -- seats this browser holds ------------------------------------------------------------
 // Opening an invite claims its seat: the server hands this browser a credential of its
 // own, kept in localStorage by table id, and the invite acts for nobody after that. The

@@ -6,7 +6,7 @@ import {
   NAME_MAX,
   agentLabel,
   api,
-  copyText,
+  copyField,
   h,
   humanize,
   inviteUrl,
@@ -597,17 +597,7 @@ function seatRow(table, entry, left) {
 }
 
 function linkRow(label, url, extra, extraClass = "") {
-  const input = h("input", { type: "text", readOnly: true, value: url, "aria-label": `${label} link` });
-  input.addEventListener("focus", () => input.select());
-  const copy = h("button", { type: "button", class: "button secondary", text: "Copy" });
-  copy.addEventListener("click", async () => {
-    const ok = await copyText(url);
-    copy.textContent = ok ? "Copied ✓" : "Select and copy";
-    if (!ok) input.select();
-    setTimeout(() => {
-      copy.textContent = "Copy";
-    }, 1800);
-  });
+  const [input, copy] = copyField(url, `${label} link`);
   return h(
     "div",
     { class: `link-row ${extraClass}` },

@@ -6,7 +6,7 @@
 import {
   agentLabel,
   api,
-  copyText,
+  copyField,
   forgetSeat,
   h,
   humanize,
@@ -1326,20 +1326,12 @@ function renderHostTools() {
 }
 
 function reissuedRow({ seat, url }) {
-  const input = h("input", { type: "text", readOnly: true, value: url, "aria-label": `${playerName(seat)}'s new invite` });
-  input.addEventListener("focus", () => input.select());
-  const copy = h("button", { type: "button", class: "button secondary", text: "Copy" });
-  copy.addEventListener("click", async () => {
-    const ok = await copyText(url);
-    copy.textContent = ok ? "Copied ✓" : "Select and copy";
-    if (!ok) input.select();
-  });
+  const label = `${playerName(seat)}'s new invite`;
   return h(
     "div",
     { class: "link-row reissued" },
-    h("span", { class: "link-label", text: `${playerName(seat)}'s new invite` }),
-    input,
-    copy,
+    h("span", { class: "link-label", text: label }),
+    copyField(url, label),
   );
 }
 
