@@ -650,12 +650,16 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             held = [f"{card_name(state, int(a))} ({weapon_numbers(state, int(a))})" for a in args]
             return "Hold " + " and ".join(held)
         if kind == "hit":
-            _, hits, given = state.stack[-1].args
+            # Read by place, not unpacked into `_`: compiled (mypyc), a name keeps one type
+            # in a function, and these frames hold a word, a count or a list there.
+            frame = state.stack[-1].args
+            hits, given = frame[1], frame[2]
             target = int(args[0])
             detail = hit_detail(state, target, hits[0], given)
             return f"Give the hit to {card_name(state, target)}{detail}"
         if kind == "wound":
-            _, hits, monster, absorbed = state.stack[-1].args
+            frame = state.stack[-1].args
+            hits, monster, absorbed = frame[1], frame[2], frame[3]
             taker = index_of(args[0])
             detail = wound_detail(state, taker, hits[0], monster, absorbed[taker])
             return f"{who(state, taker)} takes the hit{detail}"
@@ -689,15 +693,16 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "done":
             return "Finish trading"
         if kind == "boost":
-            what, _, dice = state.stack[-1].args
-            value, need, _, _ = dice[int(args[0])]
+            frame = state.stack[-1].args
+            what, dice = frame[0], frame[2]
+            value, need = dice[int(args[0])][0], dice[int(args[0])][1]
             verb = "hits" if what == "attack" else "succeeds"
             more = need - value - 1
             then = f"it {verb}" if more <= 0 else f"{more} more and it {verb}"
             return f"Mighty Boost: give up an action for +1 on the {value} (needs {need}): {then}"
         if kind == "keep":
-            what, _, dice = state.stack[-1].args
-            return f"Let the roll stand{roll_outcome(what, dice)}"
+            frame = state.stack[-1].args
+            return f"Let the roll stand{roll_outcome(frame[0], frame[2])}"
         if kind == "push":
             return f"Push it to {location_name(state, index_of(args[0]))}"
         if kind == "step":
