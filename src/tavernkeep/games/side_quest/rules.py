@@ -695,11 +695,13 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         if kind == "boost":
             frame = state.stack[-1].args
             what, dice = frame[0], frame[2]
-            value, need = dice[int(args[0])][0], dice[int(args[0])][1]
+            # Names of their own: `need` is a text in the branches above, and compiled, a
+            # name keeps one type in a function.
+            face, goal = dice[int(args[0])][0], dice[int(args[0])][1]
             verb = "hits" if what == "attack" else "succeeds"
-            more = need - value - 1
+            more = goal - face - 1
             then = f"it {verb}" if more <= 0 else f"{more} more and it {verb}"
-            return f"Mighty Boost: give up an action for +1 on the {value} (needs {need}): {then}"
+            return f"Mighty Boost: give up an action for +1 on the {face} (needs {goal}): {then}"
         if kind == "keep":
             frame = state.stack[-1].args
             return f"Let the roll stand{roll_outcome(frame[0], frame[2])}"
