@@ -279,7 +279,9 @@ def parse(text: str, source: str) -> HowToPlay:
     return HowToPlay(title, intro, sections)
 
 
-_LOADED: dict[tuple[Path, int], HowToPlay] = {}
+_LOADED: dict[Path, tuple[int, HowToPlay]] = {}
+"""Each file's How to play as last read, with the modification it was read at: a file
+saved again replaces its entry, so a long-running server keeps one a game."""
 
 
 def load(folder: Path) -> HowToPlay | None:
@@ -289,7 +291,7 @@ def load(folder: Path) -> HowToPlay | None:
         changed = path.stat().st_mtime_ns
     except OSError:
         return None
-    key = (path, changed)
-    if key not in _LOADED:
-        _LOADED[key] = parse(path.read_text(encoding="utf-8"), str(path))
-    return _LOADED[key]
+    known = _LOADED.get(path)
+    if known is None or known[0] != changed:
+        known = _LOADED[path] = (changed, parse(path.read_text(encoding="utf-8"), str(path)))
+    return known[1]

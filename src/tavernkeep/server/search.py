@@ -91,16 +91,16 @@ def _end_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+ADVICE_STREAM = 0x5EED_AD71CE
+"""Mixed into the advice's seed for its search stream, apart from the InfoSet's."""
+
+
 def _advise(
     game: Game[Any, Any], spec: str, state: Any, seat: int, seed: int
 ) -> list[dict[str, Any]]:
     """In a worker process: the tutor's advice for `seat` (agents/advice.py), as JSON."""
     info = InfoSet(game, state, seat, Rng(seed))
     return [a.to_json() for a in advise(info, Rng(seed ^ ADVICE_STREAM), spec)]
-
-
-ADVICE_STREAM = 0x5EED_AD71CE
-"""Mixed into the advice's seed for its search stream, apart from the InfoSet's."""
 
 
 class SearchPool:

@@ -4,7 +4,7 @@
 // (`/replay#table=ID`) or a file the person opens; the server replays it a step at a
 // time and keeps nothing (server/replays.py).
 
-import { api, h, playerName, replace } from "./dom.js";
+import { agentLabel, api, h, playerName, replace, seatLabel } from "./dom.js";
 import { logLine } from "./dice.js";
 import { generic, rendererFor } from "./renderers/index.js";
 import { openRules } from "./rules.js";
@@ -53,11 +53,12 @@ async function openRecord(record, source) {
   await show(replay.step);
 }
 
+/** A seat as the table named it (dom.js seatLabel), a bot's with its kind. */
 function seatName(frame, seat) {
-  const name = Array.isArray(frame.names) ? frame.names[seat] : null;
+  const names = Array.isArray(frame.names) ? frame.names : [];
+  const entries = frame.seats.map((_, s) => ({ seat: s, name: names[s] }));
   const agent = frame.seats[seat];
-  const who = agent === "human" ? "" : ` (${agent.replace(/^bot:/, "")} bot)`;
-  return name ? `${name} (${playerName(seat)})` : `${playerName(seat)}${who}`;
+  return seatLabel(seat, entries) + (agent === "human" ? "" : ` (${agentLabel(agent)})`);
 }
 
 /** Ask for a step and draw it; the frame, or null when the server refused the record. */
