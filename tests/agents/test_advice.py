@@ -4,6 +4,7 @@ that differ only in other seats' hidden cards (and the dice to come) get the sam
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -49,14 +50,14 @@ def test_the_advice_is_the_same_whatever_the_seat_cannot_see(
     assert game.view(other, seat) == game.view(state, seat)
     told = [
         [
-            (a.action.text, a.win, a.tried)
+            (a.action.text, a.win, a.tried, a.reason)
             for a in advise(InfoSet(game, s, seat, Rng(1)), Rng(7), "bot:mcts:150")
         ]
         for s in (state, other)
     ]
     assert told[0] == told[1]
-    assert sum(tried for _, _, tried in told[0]) == 150, "every imagined game counted"
-    assert all(0.0 <= win <= 1.0 for _, win, _ in told[0])
+    assert sum(tried for _, _, tried, _ in told[0]) == 150, "every imagined game counted"
+    assert all(0.0 <= win <= 1.0 for _, win, _, _ in told[0])
 
 
 def test_a_sure_loss_and_a_sure_chance_read_as_such() -> None:
@@ -68,4 +69,6 @@ def test_a_sure_loss_and_a_sure_chance_read_as_such() -> None:
     assert {a.action for a in advice} == set(game.legal_actions(state))
     assert advice == sorted(advice, key=lambda a: (-a.win, -a.tried))
     quests = [a for a in advice if a.action.text.startswith("quest")]
-    assert quests and all(a.reason.endswith("with rescue") for a in quests)
+    # The heuristic's line: the chance with the rescue it would try, the prize, the risk.
+    line = re.compile(r"\d+% to complete it with a rescue, for .+; \d+ adventurers at stake")
+    assert quests and all(line.fullmatch(a.reason) for a in quests), [a.reason for a in quests]

@@ -344,7 +344,7 @@ class UI:
         def console(message: Any) -> None:
             # table.js reports a message it could not show, or a renderer that threw.
             if message.type == "error" and re.match(
-                r"could not show|renderer failed", message.text
+                r"could not show|renderer failed|picture failed|rule tip failed", message.text
             ):
                 self.js_errors.append(f"{page.url}: console: {message.text}")
 

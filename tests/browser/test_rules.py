@@ -71,3 +71,64 @@ def test_the_rules_open_beside_the_table_and_the_game_plays_on(server: Any, ui: 
     expect(drawer).to_be_visible()
     drawer.get_by_role("button", name="Close the rules").click()
     expect(drawer).to_be_hidden()
+
+
+@pytest.mark.parametrize(("name", "title"), GAMES, ids=[n for n, _ in GAMES])
+def test_the_rules_pictures_are_drawn_by_the_games_renderer(
+    server: Any, ui: Any, name: str, title: str
+) -> None:
+    """Each picture in a game's How to play is drawn (its renderer's cards and map, not an
+    image), with a numbered badge on each part a note explains."""
+    expect = ui.expect
+    page = ui.new_page(server.url("/"))
+    page.locator(".game-card", has_text=title).get_by_role("button", name="How to play").click()
+    drawer = page.get_by_role("dialog", name=f"How to play {title}")
+    expect(drawer).to_be_visible()
+    figures = drawer.locator(".rules-picture")
+    assert figures.count() >= 1, f"{name}: no picture in its How to play"
+    for n in range(figures.count()):
+        figure = figures.nth(n)
+        figure.scroll_into_view_if_needed()
+        drawing = figure.locator(".picture-drawing")
+        expect(drawing.locator(":scope > :not(.picture-badge)")).to_have_count(1)
+        notes = figure.locator(".picture-notes li").count()
+        expect(drawing.locator(".picture-badge")).to_have_count(notes)
+        box = drawing.bounding_box()
+        assert box is not None and box["height"] > 40, f"{name}: an empty picture"
+        # Each badge sits on the drawing, not off in a corner of the drawer.
+        for badge in drawing.locator(".picture-badge").all():
+            at = badge.bounding_box()
+            assert box is not None and at is not None
+            assert box["x"] - 1 <= at["x"] <= box["x"] + box["width"]
+            assert box["y"] - 1 <= at["y"] <= box["y"] + box["height"]
+
+
+def test_a_card_on_the_board_shows_its_rule_when_pointed_at(server: Any, ui: Any) -> None:
+    """Hack & Slash: pointing at a quest card shows "Quest cards" and its first lines;
+    "Read the rule" opens the drawer there; "?" while pointing at the Tavern does too."""
+    expect = ui.expect
+    created = server.create_table(seats=["human", "bot:random", "bot:random"], seed=4)
+    page = ui.new_page(server.url(created["seats"][0]["invite"]))
+    ui.wait_connected(page)
+    assert ui.wait_turn(page)
+    tip = page.get_by_role("tooltip")
+    page.locator("#game .quest-card").first.hover()
+    expect(tip).to_be_visible()
+    expect(tip.locator(".rule-tip-title")).to_have_text("Quest cards")
+    expect(tip).to_contain_text("20 quests")
+    tip.get_by_role("button", name="Read the rule (?)").click()
+    drawer = page.get_by_role("dialog", name="How to play Hack & Slash")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="quests"] h3')).to_be_in_viewport()
+    expect(tip).to_be_hidden()
+    drawer.get_by_role("button", name="Close the rules").click()
+
+    page.locator("#game .hs-tavern").hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text("Adventurers and the Tavern")
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="adventurers"] h3')).to_be_in_viewport()
+    # Moving away hides the tip; the board is as it was and the game goes on.
+    page.locator("#game .hs-status").hover()
+    expect(tip).to_be_hidden()
+    ui.take_turn(page)

@@ -35,7 +35,7 @@ def test_a_person_is_advised_on_their_own_decision_and_nobody_else_is_told(
             assert all(0.0 <= o["win"] <= 1.0 for o in options)
             assert [o["win"] for o in options] == sorted((o["win"] for o in options), reverse=True)
             quests = [o for o in options if o["action"].startswith("quest")]
-            assert quests and all("success" in o["reason"] for o in quests)
+            assert quests and all("% to complete it" in o["reason"] for o in quests)
             # Asked again for the same decision: the same answer, not a second search.
             me.send({"type": "advice"})
             assert me.until(lambda m: m["type"] == "advice", timeout=5) == told

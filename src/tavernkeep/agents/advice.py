@@ -11,7 +11,7 @@ as the search bot's). A person's table may allow it (`settings.advice`); `tavern
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from tavernkeep.agents import make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
@@ -32,7 +32,9 @@ class Advice:
     tried: int
     """How many imagined games the estimate rests on."""
     reason: str
-    """A line of why, where the game's odds give one ("67% success"); else empty."""
+    """A line of why: the game's heuristic's reason where it gives one ("re-roll the 2:
+    67% to save the quest, worth 3 points"), else the dice's odds ("67% success"), else
+    empty."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,9 +45,25 @@ class Advice:
         }
 
 
-def reason(odds: dict[str, float]) -> str:
+class Explains(Protocol):
+    """A heuristic bot that can say, in a line, what it sees in a choice: what the choice
+    is worth and what it risks, from the seat's `InfoSet` alone (the view, the odds, the
+    pack's public cards), never the true state. The tutor shows it beside the search's
+    number: the number says how good, the line says why."""
+
+    def reason(self, info: InfoSet, action: Action) -> str: ...
+
+
+def odds_line(odds: dict[str, float]) -> str:
     """The dice's part in a choice, as a line: "67% success", "20% 0 hits, 50% 1 hit"."""
     return ", ".join(f"{p:.0%} {name}" for name, p in odds.items())
+
+
+def reason(info: InfoSet, action: Action) -> str:
+    """The line of why for `action`: the heuristic's, else the dice's odds."""
+    explains = getattr(info.game.heuristic_agent(), "reason", None)
+    told = explains(info, action) if explains is not None else ""
+    return told or odds_line(info.odds(action))
 
 
 def advise(info: InfoSet, rng: Rng, spec: str | None = None) -> list[Advice]:
@@ -65,6 +83,6 @@ def advise(info: InfoSet, rng: Rng, spec: str | None = None) -> list[Advice]:
         win = child.wins / child.visits if child is not None and child.visits else 0.0
         if len(actions) == 1:
             win, tried = 1.0, 0  # nothing to choose: the estimate says nothing
-        out.append(Advice(action, win, tried, reason(info.odds(action))))
+        out.append(Advice(action, win, tried, reason(info, action)))
     out.sort(key=lambda a: (-a.win, -a.tried))
     return out

@@ -10,7 +10,10 @@ The subset: `# Title` on the first line, then a paragraph or two; sections `## H
 choice it explains (a page links each choice of those kinds to the section; the line is
 not shown), subheadings `### Heading`; paragraphs; `- ` and `1. ` lists (a line indented
 under an item continues it); `**bold**`, `*italic*`, `` `code` `` and links to this file's
-own sections, `[words](#id)`. Anything else (HTML, images, tables, outside links, quotes,
+own sections, `[words](#id)`; and pictures: a line `Picture: name: Caption.`, which the
+game's own renderers draw (`pictures` in its `web/renderer.js`, `PICTURES` in its
+`terminal.py`), and, right under it, a `1. ` list of notes, one for each part of the
+drawing the renderer numbers. Anything else (HTML, images, tables, outside links, quotes,
 code blocks) is refused with the line it is on, when the game is first asked for its rules.
 """
 
@@ -48,16 +51,23 @@ class Span:
 
 @dataclass(frozen=True)
 class Block:
-    """A paragraph or subheading (`p`, `h3`: `spans`), or a list (`ul`, `ol`: `items`)."""
+    """A paragraph or subheading (`p`, `h3`: `spans`), a list (`ul`, `ol`: `items`), or a
+    picture (`picture`: the drawing's `name`, its caption in `spans`, its numbered notes
+    in `items`)."""
 
     kind: str
     spans: tuple[Span, ...] = ()
     items: tuple[tuple[Span, ...], ...] = ()
+    name: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        items = [[s.to_json() for s in i] for i in self.items]
         if self.kind in ("ul", "ol"):
-            return {"kind": self.kind, "items": [[s.to_json() for s in i] for i in self.items]}
-        return {"kind": self.kind, "spans": [s.to_json() for s in self.spans]}
+            return {"kind": self.kind, "items": items}
+        out: dict[str, Any] = {"kind": self.kind, "spans": [s.to_json() for s in self.spans]}
+        if self.kind == "picture":
+            out.update(name=self.name, items=items)
+        return out
 
 
 @dataclass
@@ -103,13 +113,39 @@ class HowToPlay:
         parts: list[str] = []
         if only is None:
             parts.append(f"# {self.title}")
-            parts.extend(_block_markdown(b) for b in self.intro)
+            parts.extend(block_markdown(b) for b in self.intro)
         for section in self.sections:
             if only is not None and section.id != only:
                 continue
             parts.append(f"## {section.title}")
-            parts.extend(_block_markdown(b) for b in section.blocks)
+            parts.extend(block_markdown(b) for b in section.blocks)
         return "\n\n".join(parts) + "\n"
+
+    def parts(self, only: str | None = None) -> list[str | Block]:
+        """The rules as Markdown between their pictures, all or one section's: a terminal
+        prints the text and draws each picture between (terminal/rules.py)."""
+        parts: list[str | Block] = []
+        text: list[str] = []
+        if only is None:
+            text.append(f"# {self.title}")
+            text.extend(block_markdown(b) for b in self.intro)
+        for section in self.sections:
+            if only is not None and section.id != only:
+                continue
+            text.append(f"## {section.title}")
+            for block in section.blocks:
+                if block.kind != "picture":
+                    text.append(block_markdown(block))
+                    continue
+                parts.append("\n\n".join(text) + "\n")
+                parts.append(block)
+                text = []
+        if text:
+            parts.append("\n\n".join(text) + "\n")
+        return parts
+
+    def pictures(self) -> list[Block]:
+        return [b for s in self.sections for b in s.blocks if b.kind == "picture"]
 
     def words(self) -> int:
         return len(self.markdown().split())
@@ -129,13 +165,16 @@ def _span_markdown(spans: tuple[Span, ...]) -> str:
     return "".join(out)
 
 
-def _block_markdown(block: Block) -> str:
+def block_markdown(block: Block) -> str:
     if block.kind == "ul":
         return "\n".join(f"- {_span_markdown(item)}" for item in block.items)
     if block.kind == "ol":
         return "\n".join(f"{n}. {_span_markdown(item)}" for n, item in enumerate(block.items, 1))
     if block.kind == "h3":
         return f"### {_span_markdown(block.spans)}"
+    if block.kind == "picture":
+        notes = "".join(f"\n{n}. {_span_markdown(i)}" for n, i in enumerate(block.items, 1))
+        return f"*Picture: {_span_markdown(block.spans)}*{notes}"
     return _span_markdown(block.spans)
 
 
@@ -143,6 +182,7 @@ def _block_markdown(block: Block) -> str:
 
 _SECTION = re.compile(r"## (.+?) \{#([a-z0-9][a-z0-9-]*)\}\Z")
 _CHOICES = re.compile(r"Choices: ([a-z_]+(?:, [a-z_]+)*)\Z")
+_PICTURE = re.compile(r"Picture: ([a-z0-9][a-z0-9-]*): (\S.*)\Z")
 _ITEM = re.compile(r"(?:- |(\d+)\. )(.*)\Z")
 _INLINE = re.compile(
     r"\*\*(?P<b>[^*]+)\*\*|\*(?P<i>[^*]+)\*|`(?P<code>[^`]+)`|\[(?P<words>[^\]]+)\]\(#(?P<to>[a-z0-9-]+)\)"
@@ -196,15 +236,21 @@ def parse(text: str, source: str) -> HowToPlay:
     items: list[list[str]] = []
     kind = ""
     para_line = 0
+    picture: Block | None = None
+    """The picture just read, until its notes (a `1. ` list right under it) are."""
 
     def flush(number: int) -> None:
-        nonlocal paragraph, items, kind
+        nonlocal paragraph, items, kind, picture
         if paragraph:
             blocks.append(Block("p", spans(" ".join(paragraph), f"{source}:{para_line}")))
         if items:
             where = f"{source}:{number}"
-            blocks.append(Block(kind, items=tuple(spans(" ".join(i), where) for i in items)))
-        paragraph, items, kind = [], [], ""
+            read = tuple(spans(" ".join(i), where) for i in items)
+            if picture is not None and kind == "ol" and blocks[-1] is picture:
+                blocks[-1] = Block("picture", picture.spans, read, picture.name)
+            else:
+                blocks.append(Block(kind, items=read))
+        paragraph, items, kind, picture = [], [], "", None
 
     for number, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip()
@@ -238,6 +284,16 @@ def parse(text: str, source: str) -> HowToPlay:
                 if any(kind in s.choices for s in sections):
                     raise ContentError(f"{where}: choices of kind '{kind}' are explained twice")
                 sections[-1].choices.append(kind)
+            continue
+        if line.startswith("Picture:"):
+            drawn = _PICTURE.match(line)
+            if drawn is None or not sections:
+                raise ContentError(
+                    f"{where}: a picture is 'Picture: name: Caption.', inside a section"
+                )
+            flush(number)
+            picture = Block("picture", spans(drawn[2], where), name=drawn[1])
+            blocks.append(picture)
             continue
         if line.startswith("### "):
             flush(number)

@@ -2,12 +2,14 @@
 
 A game may ship `games/<game>/terminal.py` with `render(view) -> RenderableType`; the
 terminal uses it when present, and otherwise shows the view as a tree, so a game is
-playable here from the day its rules exist.
+playable here from the day its rules exist. The same module may draw the pictures its How
+to play asks for (`PICTURES`: a picture's name to a function drawing it).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from rich.console import RenderableType
@@ -28,14 +30,28 @@ def generic_render(view: dict[str, Any]) -> RenderableType:
     return Pretty(view, expand_all=False)
 
 
-def renderer_for(game: Game[Any, Any]) -> Renderer:
+def _terminal_module(game: Game[Any, Any]) -> Any:
     package = type(game).__module__.rpartition(".")[0]
     try:
-        module = importlib.import_module(f"{package}.terminal")
+        return importlib.import_module(f"{package}.terminal")
     except ModuleNotFoundError:
+        return None
+
+
+def renderer_for(game: Game[Any, Any]) -> Renderer:
+    module = _terminal_module(game)
+    if module is None:
         return generic_render
     render: Renderer = module.render
     return render
+
+
+def pictures_for(game: Game[Any, Any]) -> dict[str, Callable[[], RenderableType]]:
+    """The pictures the game's terminal renderer draws for its How to play, by name."""
+    pictures: dict[str, Callable[[], RenderableType]] = getattr(
+        _terminal_module(game), "PICTURES", {}
+    )
+    return pictures
 
 
 def dice_text(dice: list[int]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -67,3 +68,40 @@ def render(view: dict[str, Any]) -> RenderableType:
             )
         )
     return Group(*parts)
+
+
+# -- pictures for the How to play (numbered as their notes in HOW_TO_PLAY.md) ---------------
+
+_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def _picture_card(lines: list[str]) -> RenderableType:
+    return Panel(
+        "\n".join(lines), title="Bandits at the Ford", width=38, border_style="yellow"
+    )
+
+
+def _quest_card_picture() -> RenderableType:
+    return _picture_card(
+        [
+            f"[bold](1)[/] {MEEPLE * 3}  send 3, roll 3 dice",
+            "[bold](2)[/] goal [bold]12+[/]",
+            "[bold](3)[/] reward [bold]4 points[/]",
+            "[bold](4)[/] +1 adventurer",
+        ]
+    )
+
+
+def _rescue_picture() -> RenderableType:
+    dice = "  ".join(f"{_FACES[d - 1]} {d}" for d in (2, 5, 3))
+    return _picture_card(
+        [
+            f"[bold](1)[/] {MEEPLE * 3}  on the card",
+            f"[bold](2)[/] {dice}  = 10",
+            "[bold](3)[/] goal [bold]12+[/]",
+        ]
+    )
+
+
+PICTURES = {"quest-card": _quest_card_picture, "rescue": _rescue_picture}
+"""The How to play's pictures, by name, as `tavernkeep rules` draws them."""

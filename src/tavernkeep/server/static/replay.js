@@ -7,7 +7,7 @@
 import { agentLabel, api, h, playerName, replace, seatLabel } from "./dom.js";
 import { logLine } from "./dice.js";
 import { generic, rendererFor } from "./renderers/index.js";
-import { openRules } from "./rules.js";
+import { openRules, ruleTips } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +35,7 @@ async function openRecord(record, source) {
   const rules = $("rules-button");
   rules.disabled = false;
   rules.onclick = () => openRules(first.game);
+  ruleTips($("game"), first.game);
   replay.steps = first.steps;
   replay.turns = first.turns || [];
   $("slider").max = String(first.steps);

@@ -2,8 +2,15 @@
 // lobby's shelf, a table's board), never in its place. The server sends the game's
 // HOW_TO_PLAY.md read into text runs and lists (engine/howto.py); every run is set as
 // text. One drawer a page, shared by the lobby and the table.
+//
+// Pictures are drawn by the game's own renderer (`export const pictures = {name: () =>
+// node}` in its renderer.js), so a rule shows a card or a map the way the table draws it;
+// the parts a picture's notes explain carry `data-note="1"`, "2", ..., and get a numbered
+// badge here. And anything on a board that carries `data-rule="section"` shows that rule
+// when pointed at or focused (`ruleTips`), with a way into the drawer.
 
 import { api, h, replace } from "./dom.js";
+import { rendererFor } from "./renderers/index.js";
 
 const loaded = new Map(); // game name -> Promise of its rules
 
@@ -87,13 +94,13 @@ export async function openRules(game, section = null) {
       h(
         "div",
         { class: "rules-body" },
-        rules.intro.map(block),
+        rules.intro.map((b) => block(b, game)),
         rules.sections.map((s) =>
           h(
             "section",
             { class: "rules-section", id: `rules-${s.id}`, dataset: { section: s.id } },
             h("h3", { text: s.title }),
-            s.blocks.map(block),
+            s.blocks.map((b) => block(b, game)),
           ),
         ),
       ),
@@ -136,10 +143,179 @@ function scrollToSection(id) {
   setTimeout(() => target.classList.remove("rules-flash"), 1200);
 }
 
-function block(b) {
+function block(b, game) {
   if (b.kind === "ul" || b.kind === "ol") return h(b.kind, {}, (b.items || []).map((item) => h("li", {}, runs(item))));
   if (b.kind === "h3") return h("h4", {}, runs(b.spans));
+  if (b.kind === "picture") return picture(b, game);
   return h("p", {}, runs(b.spans));
+}
+
+// -- pictures ---------------------------------------------------------------------------
+
+/** A picture: the game's renderer draws it (once its module has loaded), a numbered badge
+ *  on each part a note explains, the caption and the notes under it. */
+function picture(b, game) {
+  const drawing = h("div", { class: "picture-drawing", "aria-hidden": "true" });
+  const figure = h(
+    "figure",
+    { class: "rules-picture", dataset: { picture: b.name } },
+    drawing,
+    h(
+      "figcaption",
+      {},
+      h("p", {}, runs(b.spans)),
+      (b.items || []).length ? h("ol", { class: "picture-notes" }, b.items.map((item) => h("li", {}, runs(item)))) : null,
+    ),
+  );
+  rendererFor(game).then((renderer) => {
+    const draw = renderer.pictures && renderer.pictures[b.name];
+    if (typeof draw !== "function") {
+      console.error(`picture failed: ${game} draws no picture "${b.name}"`);
+      return;
+    }
+    try {
+      drawing.append(draw());
+    } catch (error) {
+      console.error(`picture failed: ${game}'s "${b.name}"`, error);
+      return;
+    }
+    const notes = (b.items || []).length;
+    const marked = new Set([...drawing.querySelectorAll("[data-note]")].map((n) => n.dataset.note));
+    if (marked.size !== notes) {
+      console.error(`picture failed: ${game}'s "${b.name}" marks ${marked.size} parts for ${notes} notes`);
+    }
+    placeBadges(drawing);
+    // The drawer's width (a phone, a window resized) moves the parts: the badges follow.
+    new ResizeObserver(() => placeBadges(drawing)).observe(drawing);
+  });
+  return figure;
+}
+
+/** A numbered badge at the top left of each part a note explains, over the drawing (an
+ *  SVG's parts too, which cannot carry a badge of their own). */
+function placeBadges(drawing) {
+  drawing.querySelectorAll(".picture-badge").forEach((badge) => badge.remove());
+  const frame = drawing.getBoundingClientRect();
+  if (!frame.width) return; // not laid out (the drawer closed): placed when it is
+  const done = new Set();
+  for (const part of drawing.querySelectorAll("[data-note]")) {
+    const note = part.dataset.note;
+    if (done.has(note)) continue;
+    done.add(note);
+    const box = part.getBoundingClientRect();
+    drawing.append(
+      h("span", {
+        class: "picture-badge",
+        text: note,
+        style: {
+          left: `${Math.max(0, box.left - frame.left - 6)}px`,
+          top: `${Math.max(0, box.top - frame.top - 6)}px`,
+        },
+      }),
+    );
+  }
+}
+
+// -- a rule where it matters --------------------------------------------------------------
+
+let tip = null;
+let tipHide = 0;
+
+/** Show the rule of whatever on `container` carries `data-rule` when a person points at it
+ *  or reaches it with the keyboard: the section's title and first lines, and "Read the
+ *  rule", which opens the drawer there (as does "?" while it is pointed at). The section
+ *  ids are the game's How to play's. One set of listeners a container, kept across
+ *  redraws; called again (a replay of another game) it follows the new game. */
+export function ruleTips(container, game) {
+  const listening = Boolean(container.dataset.rules);
+  container.dataset.rules = game;
+  if (listening) return;
+  let pointed = null;
+  const show = async (event) => {
+    const target = event.target.closest && event.target.closest("[data-rule]");
+    if (!target || !container.contains(target)) return;
+    const game = container.dataset.rules;
+    let rules;
+    try {
+      rules = await rulesOf(game);
+    } catch {
+      return; // no rules to show: the page says so where they are asked for
+    }
+    const section = (rules.sections || []).find((s) => s.id === target.dataset.rule);
+    if (!section) {
+      console.error(`rule tip failed: ${game} has no section "${target.dataset.rule}"`);
+      return;
+    }
+    pointed = section.id;
+    showTip(target, section, game);
+  };
+  const leave = (event) => {
+    const target = event.target.closest && event.target.closest("[data-rule]");
+    if (!target || (event.relatedTarget && target.contains(event.relatedTarget))) return;
+    pointed = null;
+    hideTipSoon();
+  };
+  container.addEventListener("mouseover", show);
+  container.addEventListener("focusin", show);
+  container.addEventListener("mouseout", leave);
+  container.addEventListener("focusout", leave);
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "?" || !pointed || event.target.closest("input, textarea")) return;
+    event.preventDefault();
+    hideTip();
+    openRules(container.dataset.rules, pointed);
+  });
+}
+
+function showTip(target, section, game) {
+  clearTimeout(tipHide);
+  if (!tip) {
+    tip = h("div", { id: "rule-tip", class: "panel rule-tip", role: "tooltip", hidden: true });
+    tip.addEventListener("mouseenter", () => clearTimeout(tipHide));
+    tip.addEventListener("mouseleave", hideTipSoon);
+    document.body.append(tip);
+  }
+  const first = (section.blocks || []).find((b) => b.kind === "p");
+  replace(
+    tip,
+    h("strong", { class: "rule-tip-title", text: section.title }),
+    first ? h("p", {}, runs(first.spans)) : null,
+    h("button", {
+      type: "button",
+      class: "button secondary rule-tip-open",
+      text: "Read the rule (?)",
+      onclick: () => {
+        hideTip();
+        openRules(game, section.id);
+      },
+    }),
+  );
+  // Links inside the tip would jump in a drawer that is not open: they open it instead.
+  tip.querySelectorAll("a").forEach((a) => {
+    a.onclick = (event) => {
+      event.preventDefault();
+      hideTip();
+      openRules(game, a.getAttribute("href").replace("#rules-", ""));
+    };
+  });
+  tip.hidden = false;
+  const box = target.getBoundingClientRect();
+  const width = tip.offsetWidth;
+  const left = Math.min(Math.max(8, box.left), window.innerWidth - width - 8);
+  const below = box.bottom + 6 + tip.offsetHeight < window.innerHeight;
+  tip.style.left = `${left}px`;
+  tip.style.top = below ? `${box.bottom + 6}px` : `${Math.max(8, box.top - tip.offsetHeight - 6)}px`;
+}
+
+function hideTip() {
+  clearTimeout(tipHide);
+  if (tip) tip.hidden = true;
+}
+
+/** Hidden after a moment, so that the pointer can move from the card onto the tip. */
+function hideTipSoon() {
+  clearTimeout(tipHide);
+  tipHide = setTimeout(hideTip, 250);
 }
 
 function runs(spans) {

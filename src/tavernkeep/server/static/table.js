@@ -24,7 +24,7 @@ import {
   storedSeats,
 } from "./dom.js";
 import { DiceTray, logLine } from "./dice.js";
-import { choiceRules, openRules } from "./rules.js";
+import { choiceRules, openRules, ruleTips } from "./rules.js";
 import { generic, rendererFor } from "./renderers/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -522,6 +522,8 @@ async function loadRenderer(gameName) {
   const rules = $("rules-button");
   rules.disabled = !(meta && meta.rules);
   rules.onclick = () => openRules(gameName);
+  // A card, a suit, a hex on the board shows its rule when pointed at.
+  if (meta && meta.rules) ruleTips($("game"), gameName);
   if (meta && meta.rules && !app.choiceRules) {
     // Each choice links to the rule that explains it, once the rules have come.
     choiceRules(gameName)

@@ -4,7 +4,9 @@
 // The shape of `view` is HackAndSlash.view() in games/hack_and_slash/rules.py. Quest
 // cards that the player may take now are clickable (the action is the same text the
 // action buttons send: quest:1-3, brag), and during a rescue decision the dice on the
-// card are too (rescue:N re-rolls a die showing N).
+// card are too (rescue:N re-rolls a die showing N). What a person may ask about carries
+// `data-rule`, the section of HOW_TO_PLAY.md that explains it (the table shows it when
+// pointed at), and `pictures` draws the How to play's pictures with the same cards.
 
 import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
@@ -79,7 +81,7 @@ function statusStrip(view, ctx) {
     view.ending && !view.over
       ? h(
           "span",
-          { class: "hs-last-round", role: "status" },
+          { class: "hs-last-round", role: "status", dataset: { rule: "end" } },
           h("strong", { text: "Last round!" }),
           ` ${ENDINGS[view.ending] || view.ending}; the game ends when ${names[0] || "Player 1"} is next.`,
         )
@@ -148,7 +150,7 @@ function questCard(view, quest, slot, actions, ctx) {
 
   const card = h(
     "article",
-    { class: classes.join(" "), "aria-label": quest.name },
+    { class: classes.join(" "), "aria-label": quest.name, dataset: { rule: isBrag ? "brag" : "quests" } },
     h("header", { class: "quest-name card-name", text: quest.name }),
     h(
       "div",
@@ -197,7 +199,7 @@ function attemptOnCard(attempt, actions, ctx) {
   const rescuing = [...actions.keys()].some((a) => a.startsWith("rescue:"));
   return h(
     "div",
-    { class: "on-card" },
+    { class: "on-card", dataset: { rule: "turn" } },
     meeples(attempt.adventurers, { seat: attempt.seat, label: "adventurers on the quest" }),
     h(
       "div",
@@ -235,7 +237,7 @@ function playableFooter(legal, ctx) {
 function tavern(view) {
   return h(
     "div",
-    { class: "hs-tavern well" },
+    { class: "hs-tavern well", dataset: { rule: "adventurers" } },
     h("h3", {}, "The Tavern ", h("span", { class: "count", text: view.tavern })),
     meeples(view.tavern, { label: "adventurers in the Tavern", cap: 40 }),
     view.stand_ins > 0
@@ -253,7 +255,7 @@ function drawPile(view) {
   const count = Number(view.draw_pile) || 0;
   return h(
     "div",
-    { class: "hs-draw well" },
+    { class: "hs-draw well", dataset: { rule: "end" } },
     h(
       "div",
       { class: `card-stack${count === 0 ? " empty" : ""}`, "aria-hidden": "true" },
@@ -293,7 +295,7 @@ function guild(view, seat, ctx) {
     ),
     h(
       "div",
-      { class: "guild-home" },
+      { class: "guild-home", dataset: { rule: "adventurers" } },
       meeples(view.parties[seat], { seat, label: "adventurers at home" }),
       h("span", { class: "guild-count", text: `${view.parties[seat]} at home` }),
     ),
@@ -307,3 +309,48 @@ function guild(view, seat, ctx) {
     ),
   );
 }
+
+// -- pictures for the How to play ------------------------------------------------------
+
+/** A made-up quest (never a card of the pack: a picture explains, it does not deal). */
+const PICTURE_QUEST = { name: "Bandits at the Ford", challenge: 3, goal: 12, exact: false, reward: 4, adventurer: true };
+
+/** Number the parts of a drawn card that the picture's notes explain, in order. */
+function note(card, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = card.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return card;
+}
+
+export const pictures = {
+  /** A quest card as the table draws it: what to send, the roll, the prize. */
+  "quest-card": () =>
+    h(
+      "div",
+      { class: "hs board hs-picture" },
+      note(questCard({ attempt: null }, PICTURE_QUEST, 0, new Map(), {}), [
+        ".quest-challenge",
+        ".quest-goal",
+        ".reward-points",
+        ".quest-reward .gain",
+      ]),
+    ),
+  /** The same quest being tried, two short of its goal: a rescue re-rolls one die. */
+  rescue: () =>
+    h(
+      "div",
+      { class: "hs board hs-picture" },
+      note(
+        questCard(
+          { attempt: { slot: 0, seat: 0, adventurers: 3, dice: [2, 5, 3], total: 10 } },
+          PICTURE_QUEST,
+          0,
+          new Map(),
+          {},
+        ),
+        [".on-card .meeples", ".on-card-dice .die", ".quest-goal"],
+      ),
+    ),
+};
