@@ -920,14 +920,19 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         elif kind == "pick" and top.kind == "pick" and top.args[0] == "encore":
             hero = int(action.args[0])
         if hero != NONE:
-            need = cat.cards[hero].roll - rolls.roll_bonus(state, seat, HERO_ROLL, hero)
-            out = {"success": rolls.chance_at_least(need)}
-            helped = rolls.hand_help(state, seat)
-            if helped:
-                better = rolls.chance_at_least(need - helped)
-                if better != out["success"]:
-                    out[f"with your {helped:+d}"] = better
-            return out
+            return self._hero_roll_odds(state, seat, hero)
+        under = state.stack[-2] if len(state.stack) > 1 else None
+        if (kind == "target" or (kind == "pick" and top.kind == "aim")) and (
+            under is not None and under.kind == "hero_roll"
+        ):
+            # The player or card a Hero's effect will take is named before its roll: the
+            # choice does not move the roll, but the person choosing wants its chance.
+            # Not "success": this choice itself succeeds at nothing.
+            chances = self._hero_roll_odds(state, seat, under.args[0])
+            return {
+                "on the roll" if name == "success" else f"on the roll {name}": p
+                for name, p in chances.items()
+            }
         if kind == "challenge":
             # Both roll 2d6 with their bonuses; equal or higher stops the card (RULES 13).
             defender = top.args[0]
@@ -955,24 +960,14 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                     out[f"punishment with your {helped:+d}"] = punishment_helped
             return out
         return {}
-        cat = state.catalog
-        hero = NONE
-        if action.kind == "roll" and action.args:
-            hero = int(action.args[0])
-        elif action.kind == "roll" and state.stack[-1].kind == "free_roll":
-            hero = state.stack[-1].args[0]
-        if hero != NONE:
-            bonus = rolls.roll_bonus(state, seat, HERO_ROLL, hero)
-            return {"success": rolls.chance_at_least(cat.cards[hero].roll - bonus)}
-        if action.kind == "challenge":
-            # Both roll 2d6 with their bonuses; equal or higher stops the card (RULES 13).
-            defender = state.stack[-1].args[0]
-            edge = rolls.roll_bonus(state, seat, CHALLENGE_ROLL) - rolls.roll_bonus(
-                state, defender, CHALLENGE_ROLL
-            )
-            return {"success": rolls.chance_at_least_other(edge)}
-        if action.kind == "attack":
-            m = cat.monsters[int(action.args[0])]
-            slay, punishment = rolls.attack_chances(m, rolls.roll_bonus(state, seat, ATTACK_ROLL))
-            return {"slay": slay, "punishment": punishment}
-        return {}
+
+    @staticmethod
+    def _hero_roll_odds(state: HereToSlayState, seat: int, hero: int) -> dict[str, float]:
+        need = state.catalog.cards[hero].roll - rolls.roll_bonus(state, seat, HERO_ROLL, hero)
+        out = {"success": rolls.chance_at_least(need)}
+        helped = rolls.hand_help(state, seat)
+        if helped:
+            better = rolls.chance_at_least(need - helped)
+            if better != out["success"]:
+                out[f"with your {helped:+d}"] = better
+        return out
