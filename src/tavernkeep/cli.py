@@ -427,7 +427,7 @@ def serve(
         sockets_per_client=sockets_per_client,
         archive_after=archive_after_days * 86400.0,
     )
-    web = create_app(database_url, bot_delay, limits, pass_delay)
+    web = create_app(database_url, bot_delay, limits, pass_delay, warm_search=True)
     typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")
     run(web, host, port, header_timeout)
 

@@ -75,3 +75,21 @@ def test_a_table_with_clocks_gives_no_advice_unless_its_creator_allowed_it(
                         "type": "error",
                         "message": "this table does not allow advice",
                     }
+
+
+def test_a_served_app_starts_its_search_workers_before_anyone_asks(sqlite_url: str) -> None:
+    """`tavernkeep serve` warms the search pool, so that a person's first advice does not
+    wait for a worker to start; a test's app starts none until a search is asked for."""
+    import multiprocessing
+    import time
+
+    with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
+        assert not client.app.state.tavern.searches.started  # type: ignore[attr-defined]
+    before = set(multiprocessing.active_children())
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, warm_search=True)) as client:
+        searches = client.app.state.tavern.searches  # type: ignore[attr-defined]
+        assert searches.started
+        deadline = time.monotonic() + 30
+        while len(set(multiprocessing.active_children()) - before) < searches.workers:
+            assert time.monotonic() < deadline, "no search worker started"
+            time.sleep(0.05)

@@ -144,10 +144,13 @@ def create_app(
     bot_delay: float = 0.8,
     limits: Limits | None = None,
     pass_delay: float = 2.0,
+    warm_search: bool = False,
 ) -> FastAPI:
     """The app over one database. `bot_delay` is the pause before a bot's move and
     `pass_delay` the median pause before a pass for a person with nothing to play
-    (rooms.py, timing.py); `limits` bounds what one table or stranger may spend."""
+    (rooms.py, timing.py); `limits` bounds what one table or stranger may spend;
+    `warm_search` starts the search workers with the app rather than at the first search
+    (search.py `SearchPool.warm`)."""
     limits = limits or Limits()
     tavern = Tavern(Storage(database_url), bot_delay, limits, PassPrior.around(pass_delay))
     creations = RateLimiter(limits.tables_per_minute, limits.table_burst)
@@ -158,6 +161,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Nothing is replayed here: a table comes back when someone asks for it.
         archiver = asyncio.get_running_loop().create_task(archive(tavern, limits.archive_after))
+        if warm_search:
+            tavern.searches.warm()
         yield
         archiver.cancel()
         with suppress(asyncio.CancelledError):

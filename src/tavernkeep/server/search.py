@@ -103,8 +103,13 @@ def _advise(
     return [a.to_json() for a in advise(info, Rng(seed ^ ADVICE_STREAM), spec)]
 
 
+def _ready() -> None:
+    """In a worker process: nothing; started, it has imported what every search needs."""
+
+
 class SearchPool:
-    """A fixed number of worker processes, started when the first search is asked for."""
+    """A fixed number of worker processes, started when the first search is asked for,
+    or beforehand by `warm`."""
 
     def __init__(self, workers: int, limits: SearchLimits) -> None:
         self.workers = workers
@@ -142,6 +147,19 @@ class SearchPool:
         return await loop.run_in_executor(
             self._ensure(), _advise, game, spec, state, seat, random_seed()
         )
+
+    def warm(self) -> None:
+        """Start the workers now, in the background: a person's first advice (or a bot's
+        first search) would otherwise wait for a worker to start and import the games,
+        about half a second on this machine. `tavernkeep serve` warms its pool; a test's
+        app does not, so that a test server costs no process it does not use."""
+        pool = self._ensure()
+        for _ in range(self.workers):
+            pool.submit(_ready)
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
 
     def close(self) -> None:
         if self._pool is not None:
