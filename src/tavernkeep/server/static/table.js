@@ -33,7 +33,9 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 const PING_EVERY_MS = 25000;
-const LOG_KEEP = 600;
+// A seat scrolls back through everything it saw this game (the server sends its whole log):
+// a six-seat Here to Slay can run to two thousand lines; this bounds only a runaway page.
+const LOG_KEEP = 5000;
 // With this many messages waiting, the table is catching up (a slow tab, a burst of bot
 // moves): dice land at once instead of tumbling, so the board is never far behind.
 const CATCH_UP_AT = 6;
