@@ -8,6 +8,10 @@
 // Renderer module API: `export function render(container, view, ctx)` where
 // ctx = {seat, seatNames, legal, onAction}. A renderer imports the shared modules by
 // absolute path (`/static/dom.js`, `/static/dice.js`), so they are the table's own.
+// Optionally `export const pictures = {name: () => node}`: the pictures its How to play
+// asks for (`Picture: name: ...`), drawn with its own cards, the parts its notes explain
+// marked `data-note="1"`, ...; and anything it draws may carry `data-rule="section"`, the
+// How to play's section that explains it, shown when pointed at (rules.js).
 
 import { h } from "../dom.js";
 import * as generic from "./generic.js";
