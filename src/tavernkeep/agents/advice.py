@@ -10,12 +10,15 @@ as the search bot's). A person's table may allow it (`settings.advice`); `tavern
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 from tavernkeep.agents import make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.engine.actions import Action
+from tavernkeep.engine.game import Game
 from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
 
@@ -32,7 +35,7 @@ class Advice:
     tried: int
     """How many imagined games the estimate rests on."""
     reason: str
-    """A line of why: the game's heuristic's reason where it gives one ("re-roll the 2:
+    """A line of why: the game's reasons where they give one ("re-roll the 2:
     67% to save the quest, worth 3 points"), else the dice's odds ("67% success"), else
     empty."""
 
@@ -45,13 +48,27 @@ class Advice:
         }
 
 
-class Explains(Protocol):
-    """A heuristic bot that can say, in a line, what it sees in a choice: what the choice
-    is worth and what it risks, from the seat's `InfoSet` alone (the view, the odds, the
-    pack's public cards), never the true state. The tutor shows it beside the search's
-    number: the number says how good, the line says why."""
+class Reasons(Protocol):
+    """A game's `reasons.py`, beside its heuristic bot: `reason(info, action)` says in a
+    line what the heuristic sees in a choice, what it is worth and what it risks. It reads
+    the seat's `InfoSet` alone (the view, the odds, the pack's public cards, or a
+    `determinize`d deal from a fixed stream, which depends on the view alone), never the
+    true state. The tutor shows it beside the search's number: the number says how good,
+    the line says why. A module of its own, not the bot's: simulations compile and run the
+    bot by the million, and the words are for a person, once a decision."""
 
     def reason(self, info: InfoSet, action: Action) -> str: ...
+
+
+@cache
+def reasons_for(game: Game[Any, Any]) -> Reasons | None:
+    """The game's `reasons` module, if it has one (found as `terminal.py` is)."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        module: Reasons = importlib.import_module(f"{package}.reasons")
+    except ModuleNotFoundError:
+        return None
+    return module
 
 
 def odds_line(odds: dict[str, float]) -> str:
@@ -60,9 +77,9 @@ def odds_line(odds: dict[str, float]) -> str:
 
 
 def reason(info: InfoSet, action: Action) -> str:
-    """The line of why for `action`: the heuristic's, else the dice's odds."""
-    explains = getattr(info.game.heuristic_agent(), "reason", None)
-    told = explains(info, action) if explains is not None else ""
+    """The line of why for `action`: the game's reasons', else the dice's odds."""
+    reasons = reasons_for(info.game)
+    told = reasons.reason(info, action) if reasons is not None else ""
     return told or odds_line(info.odds(action))
 
 

@@ -47,62 +47,9 @@ def quest_value(card: dict[str, Any], party: int, worth: float) -> float:
     return chance * gain - (1.0 - chance) * lost * worth
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _prize(card: dict[str, Any]) -> str:
-    if card["reward"] == 0:
-        return "an adventurer, never points" if card["adventurer"] else "nothing"
-    prize = _plural(card["reward"], "point")
-    return f"{prize} and an adventurer" if card["adventurer"] else prize
-
-
-def _meets(total: int, card: dict[str, Any]) -> bool:
-    goal: int = card["goal"]
-    return total == goal if card["exact"] else total >= goal
-
-
 class HeuristicBot:
     name = "bot:heuristic"
 
-    def reason(self, info: InfoSet, action: Action) -> str:
-        """What the bot weighs in a choice, as the tutor's line (agents/advice.py): the
-        chance, the prize and the adventurers at stake, as `choose` counts them."""
-        view = info.view()
-        party = view["parties"][info.seat]
-        if action.kind in ("quest", "brag"):
-            quests = view["quests"]
-            card = view["brag"] if action.kind == "brag" else quests[int(action.args[0]) - 1]
-            sent: int = card["challenge"]
-            if party > sent:
-                chance = meet_chance_with_rescue(sent, card["goal"], card["exact"])
-                how, risked = " with a rescue", sent + 1
-            else:
-                chance = meet_chance(sent, card["goal"], card["exact"])
-                how, risked = "", sent
-            return (
-                f"{chance:.0%} to complete it{how}, for {_prize(card)}; "
-                f"{_plural(risked, 'adventurer')} at stake"
-            )
-        attempt = view.get("attempt")
-        if attempt is None:
-            return ""
-        card, on_card = attempt["quest"], attempt["adventurers"]
-        if action.kind == "rescue":
-            rest = sum(attempt["dice"]) - int(action.args[0])
-            saves = sum(1 for face in range(1, 7) if _meets(rest + face, card))
-            return (
-                f"re-roll the {action.args[0]}: {saves / 6:.0%} to save the quest, for "
-                f"{_prize(card)} and the {_plural(on_card, 'adventurer')} on it back"
-            )
-        if action.kind == "quit":
-            _, chance = best_rescue(tuple(attempt["dice"]), card["goal"], card["exact"])
-            return (
-                f"{_plural(on_card, 'adventurer')} go to the Tavern; the best rescue "
-                f"would save the quest {chance:.0%} of the time"
-            )
-        return ""
 
     def choose(self, info: InfoSet) -> Action:
         view = info.view()

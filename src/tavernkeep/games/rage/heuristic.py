@@ -15,6 +15,9 @@ the nearest food (or to the nearest exit once the bag holds 25, unless the night
 enough to walk over every cube left), the moves the way out would run past dawn, and the
 skeletons that would spot the player in their next phase (the rules' own `will_spot`, so
 the bot reads RULES 12 as the game plays it).
+
+The tutor's line of why for a choice (reasons.py) says where its best plan lands, from
+the same samples and scores.
 """
 
 from __future__ import annotations
@@ -177,16 +180,14 @@ class Scorer:
         self.spare = FOOD if self.all_in else SPARE_FOOD
 
     def average(self, st: RageState, plan: list[Action], rng: Rng) -> float:
+        return self.mean(outcomes(st, plan, rng))
+
+    def mean(self, ends: list[RageState]) -> float:
+        """The average score of a choice's sampled ends."""
         total = 0.0
-        for sample in range(SAMPLES):
-            twin = st.clone()
-            twin.rng = Rng(rng.next64())
-            before = twin.rng.clone()
-            play_out(twin, plan)
+        for twin in ends:
             total += self.score(twin)
-            if sample == 0 and twin.rng == before:
-                return total  # no die was rolled: every sample would end the same
-        return total / SAMPLES
+        return total / len(ends)
 
     def score(self, st: RageState) -> float:
         if st.ending:
@@ -195,18 +196,26 @@ class Scorer:
         if st.raging:
             return value + RAGING
         value += HP * st.hp - RAGE * st.rage - RAGE_LATE * max(0, st.rage - RAGE_EDGE)
-        left = sum(st.food)
-        enough = (st.bag >= WIN_FOOD and not (self.all_in and left)) or st.bag + left < WIN_FOOD
-        far = self.to_exit[st.pos] if enough else self.food_distance(st)
-        value -= WALK * far
-        # Dawn: the way out takes a move for every three hexes, and a move or two more
-        # for the skeletons in the way.
-        moves_left = dawn(st) - st.turn + 1
-        late = -(-self.to_exit[st.pos] // SNEAK) + DAWN_MARGIN - moves_left
+        value -= WALK * self.way(st)[1]
+        late = self.lateness(st)
         if late > 0:
             value -= LATE * late
         value -= BORED * self.stays.get(st.pos, 0)
         return value - WATCHED * self.caution * watchers(st)
+
+    def way(self, st: RageState) -> tuple[bool, int]:
+        """Where the bot is headed and how far: (True, hexes to the nearest exit) once the
+        bag holds enough, or can never hold enough; else (False, hexes to food)."""
+        left = sum(st.food)
+        enough = (st.bag >= WIN_FOOD and not (self.all_in and left)) or st.bag + left < WIN_FOOD
+        return (True, self.to_exit[st.pos]) if enough else (False, self.food_distance(st))
+
+    def lateness(self, st: RageState) -> int:
+        """The moves the way out would run past dawn, DAWN_MARGIN counted (none: 0 or
+        less): it takes a move for every three hexes, and a move or two more for the
+        skeletons in the way."""
+        moves_left = dawn(st) - st.turn + 1
+        return -(-self.to_exit[st.pos] // SNEAK) + DAWN_MARGIN - moves_left
 
     def food_distance(self, st: RageState) -> int:
         d = self.to_food[st.pos]
@@ -235,6 +244,21 @@ def watchers(st: RageState) -> int:
     """Skeletons that would spot the player where they stand at the skeletons' next phase,
     by the rules' own reading of who looks before walking (RULES 12)."""
     return sum(1 for k, cell in enumerate(st.sk_cell) if cell != NONE and will_spot(st, k))
+
+
+def outcomes(st: RageState, plan: list[Action], rng: Rng) -> list[RageState]:
+    """Where a plan lands, played on copies with fresh dice: SAMPLES of them, or one
+    when the first rolls no die (every sample would end the same)."""
+    ends: list[RageState] = []
+    for sample in range(SAMPLES):
+        twin = st.clone()
+        twin.rng = Rng(rng.next64())
+        before = twin.rng.clone()
+        play_out(twin, plan)
+        ends.append(twin)
+        if sample == 0 and twin.rng == before:
+            break
+    return ends
 
 
 def play_out(st: RageState, plan: list[Action]) -> None:
@@ -270,8 +294,13 @@ def rest(st: RageState) -> None:
 
 def choice_value(st: RageState, action: Action, rng: Rng) -> float:
     """A backstab-or-spare or fight-or-disengage choice, scored by sampled play."""
-    scorer = Scorer(st)
-    total = 0.0
+    return Scorer(st).mean(choice_outcomes(st, action, rng))
+
+
+def choice_outcomes(st: RageState, action: Action, rng: Rng) -> list[RageState]:
+    """Where a choice inside the turn lands by the player's next move, played on
+    SAMPLES * 2 copies with fresh dice."""
+    ends: list[RageState] = []
     for _ in range(SAMPLES * 2):
         twin = st.clone()
         twin.rng = Rng(rng.next64())
@@ -284,5 +313,5 @@ def choice_value(st: RageState, action: Action, rng: Rng) -> float:
         else:
             disengage(twin, None)
         rest(twin)
-        total += scorer.score(twin)
-    return total / (SAMPLES * 2)
+        ends.append(twin)
+    return ends

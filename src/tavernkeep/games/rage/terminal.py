@@ -27,7 +27,15 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from tavernkeep.games.rage.hexes import DIRECTION_NAMES, DIRECTIONS, Hex, distance, edge
+from tavernkeep.games.rage.hexes import (
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    Hex,
+    disc,
+    distance,
+    edge,
+    sight,
+)
 from tavernkeep.games.rage.rules import Rage
 from tavernkeep.games.rage.turn import LOSE_CONTROL, WIN_FOOD
 
@@ -139,12 +147,18 @@ def _figure(char: str, facing: int, style: Style, extra: str, extra_style: Style
 
 def draw_map(view: Json) -> Text:
     """The village, north up (module docstring)."""
+    return _map_canvas(view).text()
+
+
+def _map_canvas(view: Json) -> _Canvas:
+    """The village drawn on a canvas (the How to play's picture marks a hex on it)."""
     mp = view["map"]
     radius: int = mp["radius"]
     cells: list[Hex] = [(q, r) for q, r in mp["cells"]]
     rubble = {(q, r) for q, r in mp["rubble"]}
     walls = {((q, r), d) for q, r, d in mp["walls"]}
-    exits = {cells[mp["start"]]: GAP, cells[mp["gate"]]: GATE}
+    # A made-up corner of a village (a picture) may have no way out.
+    exits = {cells[mp[k]]: m for k, m in (("start", GAP), ("gate", GATE)) if mp.get(k) is not None}
     food = {cells[c]: n for c, n in view["food"]}
     house_of: dict[Hex, bool] = {}
     for house in mp["houses"]:
@@ -231,7 +245,7 @@ def draw_map(view: Json) -> Text:
                 sy = y - 1 if d in (1, 2) else y + 1
                 sx = x + 1 if d in (1, 5) else x - 1
                 canvas.put(sy, sx, SLANTS[d], EDGE_STYLE if outside else WALL_STYLE)
-    return canvas.text()
+    return canvas
 
 
 def legend() -> Columns:
@@ -460,3 +474,63 @@ def render(view: dict[str, Any]) -> RenderableType:
     board = Group(Text(mp["name"], style="bold"), draw_map(view))
     panel = Group(status(view), skeleton_table(view))
     return _Screen(board, panel, [legend(), decision_text(view)])
+
+
+# -- pictures for the How to play (numbered as their notes in HOW_TO_PLAY.md) ---------------
+
+STEP_STYLE = Style(color="#ffd75f", bold=True)
+"""A hex one step away, in the picture: the terminal's choices name it, the map does not."""
+
+
+def _corner_view() -> Json:
+    """A made-up corner of a village (not the Fallen Village), as renderer.js draws it: the
+    Watchman at its east end looking west, a wall hiding one hex of its cone, you facing
+    east, 2 food in the Watchman's sight. The cones are the game's own (hexes.sight)."""
+    cells = disc((0, 0), 2)
+    walls = {edge((0, -1), 0)}
+
+    def seen(h: Hex, facing: int) -> list[int]:
+        return [cells.index(c) for c in sight(h, facing, walls, lambda c: c in cells)]
+
+    you, watchman = (-1, 1), (2, -1)
+    return {
+        "map": {
+            "name": "A corner of a village",
+            "radius": 2,
+            "cells": [list(c) for c in cells],
+            "rubble": [],
+            "walls": [[q, r, d] for (q, r), d in walls],
+            "houses": [],
+        },
+        "player": {"hex": list(you), "facing": 0, "raging": False, "sight": seen(you, 0)},
+        "skeletons": [
+            {"hex": list(watchman), "facing": 3, "mode": "patrolling", "sight": seen(watchman, 3)}
+        ],
+        "food": [[cells.index((0, 0)), 2]],
+    }
+
+
+def _sight_cone_picture() -> RenderableType:
+    view = _corner_view()
+    canvas = _map_canvas(view)
+    step = (-1, 0)  # north-west of you
+    canvas.put(line(step, 2), column(step, 2), ARROWS[2], STEP_STYLE)
+    key = Table.grid(padding=(0, 1))
+    key.add_column(no_wrap=True)
+    key.add_column(no_wrap=True)
+    key.add_column()
+    key.add_row("(1)", Text(f"A{ARROWS[3]}", SKELETON_STYLE), "the Watchman, facing W")
+    key.add_row("(2)", Text("   ", _tint(THEM_RGB) or ""), f"red: its sight ({WALL_EW} a wall)")
+    you = Text("you, facing E; ") + Text("   ", _tint(YOU_RGB) or "") + Text(" blue: your sight")
+    key.add_row("(3)", Text(f"{PLAYER}{ARROWS[0]}", PLAYER_STYLE), you)
+    key.add_row("(4)", Text(ARROWS[2], STEP_STYLE), "one step away: Sneak NW")
+    key.add_row("(5)", Text("2", FOOD_STYLE), "food cubes")
+    grid = Table.grid(padding=(0, 3))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Group(Text(view["map"]["name"], style="bold"), canvas.text()), key)
+    return grid
+
+
+PICTURES = {"sight-cone": _sight_cone_picture}
+"""The How to play's pictures, by name, as `tavernkeep rules` draws them."""

@@ -17,6 +17,8 @@ about to reach the skull is worth the game. So the team:
 
 It plans on `determinize`d states: the decks and face-down Locations re-sampled, never
 the true ones, and with the rules' own helpers for ranges and targets.
+
+The tutor's line of why for a choice (reasons.py) reads a position the same way.
 """
 
 from __future__ import annotations
@@ -29,9 +31,15 @@ from typing import Any
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
-from tavernkeep.games.side_quest.cards import FIGHTERS, fighter_of, health_of, index_of, weapon_of
+from tavernkeep.games.side_quest.cards import (
+    FIGHTERS,
+    fighter_of,
+    health_of,
+    index_of,
+    weapon_of,
+)
 from tavernkeep.games.side_quest.combat import hearts_standing, hit_targets
-from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect
+from tavernkeep.games.side_quest.content import HERO_HEALTH, Effect, Weapon
 from tavernkeep.games.side_quest.effects import card_effects, chooses
 from tavernkeep.games.side_quest.heroes import (
     ABILITY,
@@ -70,6 +78,11 @@ def point_cost(health: int) -> float:
 
 def wound_cost(health: int, damage: int) -> float:
     return sum(point_cost(health - k) for k in range(damage) if health - k > 0)
+
+
+def weapon_damage(weapon: Weapon) -> float:
+    """The damage one attack with this weapon deals on average."""
+    return weapon.dice * chance(weapon.hit) * weapon.damage
 
 
 Attackers = list[tuple[int, float, int]]
@@ -311,7 +324,7 @@ class Plan:
         out = 0.0
         for w in weapons:
             weapon = weapon_of(self.st, w)
-            out += weapon.dice * chance(weapon.hit) * weapon.damage + 0.25 * weapon.range
+            out += weapon_damage(weapon) + 0.25 * weapon.range
         return out
 
     # -- attacks ----------------------------------------------------------------------
@@ -430,10 +443,14 @@ class Plan:
 
         def cost(a: Action) -> float:
             s = index_of(a.args[0])
-            damage = max(0, hits[0] - max(0, self.bonus(s, "armor") - absorbed[s]))
-            return wound_cost(st.health[s], damage)
+            return wound_cost(st.health[s], self.wound_damage(s, hits[0], absorbed[s]))
 
         return min(actions, key=cost)
+
+    def wound_damage(self, seat: int, damage: int, absorbed: int) -> int:
+        """The damage a hit leaves `seat`'s hero once its armor (`absorbed` of it spent
+        on this attack already) has taken its share."""
+        return max(0, damage - max(0, self.bonus(seat, "armor") - absorbed))
 
     # -- rolls ------------------------------------------------------------------------
 
@@ -766,6 +783,21 @@ class Plan:
     def endangering(self, loc: int) -> float:
         st = self.st
         attacks: Attackers = []
+        for c in self.strikers(loc):
+            f = fighter_of(st, c)
+            attacks.append((f.dice, chance(f.hit - self.runes), f.damage))
+        healths = [
+            st.health[s] + self.bonus(s, "armor")
+            for s in range(st.players)
+            if st.position[s] == loc
+        ]
+        return attacks_cost(healths, attacks)
+
+    def strikers(self, loc: int) -> list[int]:
+        """The fighters whose attack this Monster phase reaches the heroes at `loc`: each
+        goes for the nearest hero (the team's positions as they stand)."""
+        st = self.st
+        out: list[int] = []
         for m_loc in range(len(st.row)):
             for c in st.here[m_loc]:
                 if st.card_kind[c] not in FIGHTERS or c in st.stunned:
@@ -775,13 +807,8 @@ class Plan:
                 gap = abs(loc - m_loc)
                 if gap != nearest or gap > f.range + f.move:
                     continue
-                attacks.append((f.dice, chance(f.hit - self.runes), f.damage))
-        healths = [
-            st.health[s] + self.bonus(s, "armor")
-            for s in range(st.players)
-            if st.position[s] == loc
-        ]
-        return attacks_cost(healths, attacks)
+                out.append(c)
+        return out
 
     def distance_to_heroes(self, loc: int) -> int:
         st = self.st

@@ -13,10 +13,11 @@ from typing import Any
 from rich import box
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tavernkeep.games.side_quest.content import HERO_HEALTH
+from tavernkeep.games.side_quest.content import HERO_HEALTH, MONSTER_ABILITIES, load
 
 Json = dict[str, Any]
 
@@ -404,3 +405,85 @@ def render(view: Json) -> RenderableType:
     elif decision:
         parts.append(Text.from_markup(f"[bold cyan]▶ {decision_text(view)}[/]"))
     return Group(*parts)
+
+
+# -- pictures for the How to play (numbered as their notes in HOW_TO_PLAY.md) ---------------
+# Cards of the standard pack, read from it; the moment they are in (Hilde Stonewall hurt
+# once at the Moonlit Shrine, a Cellar Rat and a Damsel one step down) is made up.
+
+
+def _pack_card(kind: str, name: str) -> Json:
+    """A card of the standard pack by its name, as the view shows one of its kind."""
+    content = load().content
+    found = next(c for c in getattr(content, kind) if c.name == name)
+    return {"kind": kind, **found.model_dump()}
+
+
+def _picture(rows: list[tuple[str, str]], title: str) -> RenderableType:
+    """A card or panel drawn for a picture: each row its note's number, "(1)", then what
+    the row shows (Rich markup), wrapped under itself."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column()
+    for mark, markup in rows:
+        grid.add_row(mark, Text.from_markup(markup))
+    return Panel(grid, title=title, title_align="left", width=60, border_style="yellow")
+
+
+def _monster_card_picture() -> RenderableType:
+    card = _pack_card("monster", "Cave Weaver")
+    ability = card["ability"]
+    return _picture(
+        [
+            (
+                "(1)",
+                f"hp{card['health']}   [bold](2)[/] mv{card['move']} rg{card['range']}"
+                f"   [bold](3)[/] {_attack(card)}",
+            ),
+            (
+                "(4)",
+                f"[italic yellow]{ability.replace('_', ' ')}[/]: "
+                f"{escape(MONSTER_ABILITIES[ability])}",
+            ),
+        ],
+        f"[bold red]Monster: {escape(card['name'])}[/]",
+    )
+
+
+def _hero_sheet_picture() -> RenderableType:
+    hero = _pack_card("hero", "Hilde Stonewall")
+    sword = _pack_card("weapon", "Notched Shortsword")
+    tonic = _pack_card("item", "Flask of Red Tonic")
+    return _picture(
+        [
+            ("(1)", health_gauge(HERO_HEALTH - 1)),
+            ("(2)", f"[dim]{escape(hero['text'])}[/]"),
+            ("(3)", f"items 1/{hero['item_limit']} · spells 0/{hero['spell_limit']}"),
+            ("(4)", f"in hand: [blue]{escape(sword['name'])}[/] [dim]{weapon_numbers(sword)}[/]"),
+            ("", f"carried: [cyan]{escape(tonic['name'])}[/] [dim](once)[/]"),
+        ],
+        f"[bold]{escape(hero['name'])}[/] · Player 1",
+    )
+
+
+def _location_picture() -> RenderableType:
+    shrine = _pack_card("location", "Moonlit Shrine")
+    rat = _pack_card("monster", "Cellar Rat")
+    gauge = depth_gauge(1, 3).replace("\n", " · ")
+    return _picture(
+        [
+            ("(1)", f"[dim]{escape(shrine['text'])}[/]"),
+            ("(2)", f"[bold red]{escape(rat['name'])}[/] {fighter_numbers(rat)}"),
+            ("(3)", f"[bold magenta]♀ Damsel[/] {gauge}"),
+            ("(4)", f"Hilde Stonewall {health_gauge(HERO_HEALTH - 1)}"),
+        ],
+        f"2 · {escape(shrine['name'])}",
+    )
+
+
+PICTURES = {
+    "monster-card": _monster_card_picture,
+    "hero-sheet": _hero_sheet_picture,
+    "location": _location_picture,
+}
+"""The How to play's pictures, by name, as `tavernkeep rules side-quest` draws them."""

@@ -10,7 +10,10 @@
 // is seen. Each clickable hex's tooltip is its choice as the table lists it, chances too.
 // Backstab or spare and fight or disengage are the table's own action buttons. Every
 // skeleton's name is drawn under it, as the choices name them; a key under the map says
-// what each mark means, and the panel lists the skeletons.
+// what each mark means, and the panel lists the skeletons. What a person may ask about
+// carries `data-rule`, the section of HOW_TO_PLAY.md that explains it (the table shows it
+// when pointed at: a hex by what is on it), and `pictures` draws the How to play's
+// pictures with the same map.
 
 import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
 
@@ -107,7 +110,10 @@ const HATCH = "rg-sight-hatch";
 
 // -- the map --------------------------------------------------------------------------
 
+/** The village as an SVG. Without `ctx.onAction` (a picture in the rules) the reachable
+ * hexes are ringed as at the table, but nothing takes a click. */
 function board(view, actions, ctx) {
+  const live = typeof ctx.onAction === "function";
   const map = view.map || {};
   const cells = map.cells || [];
   const rubble = map.rubble || [];
@@ -120,6 +126,7 @@ function board(view, actions, ctx) {
   (map.houses || []).forEach((house, i) => house.cells.forEach((c) => houseOf.set(c, { ...house, i })));
   const food = new Map((view.food || []).map(([c, n]) => [c, n]));
   const skeletonAt = new Map(skeletons.map((s) => [s.cell, s]));
+  const seen = new Set(skeletons.flatMap((s) => s.sight || []));
 
   // The clickable hexes: each legal step's hex, the player's own (stop).
   const clickable = new Map();
@@ -164,7 +171,19 @@ function board(view, actions, ctx) {
     if (house) classes.push("rg-house", house.visited ? "rg-visited" : "rg-unvisited");
     if (cell === map.start) classes.push("rg-gap");
     if (cell === map.gate) classes.push("rg-gate");
-    if (entry) classes.push("playable", entry.action === "stop" ? "rg-stop" : "rg-step");
+    if (entry) classes.push(entry.action === "stop" ? "rg-stop" : "rg-step");
+    if (entry && live) classes.push("playable");
+    // The rule a hex shows when pointed at: of what is on it, the likeliest question
+    // (you, on your own hex, are your rage); a plain hex has none.
+    const [, rule] = [
+      [sk, "skeletons"],
+      [cell === player.cell, "rage"],
+      [food.has(cell), "food"],
+      [seen.has(cell), "sight"],
+      [house, "houses"],
+      [exits.has(cell), "goal"],
+      [entry, "turn"],
+    ].find(([on]) => on) || [];
     const node = svg(
       "g",
       {
@@ -172,13 +191,14 @@ function board(view, actions, ctx) {
         "data-cell": cell,
         "data-q": q,
         "data-r": r,
+        "data-rule": rule,
         "aria-label": label,
-        role: entry ? "button" : "img",
+        role: entry && live ? "button" : "img",
       },
       svg("title", {}, label),
       svg("polygon", { points: hexPoints(q, r) }),
     );
-    if (entry) {
+    if (entry && live) {
       makeClickable(node, entry, ctx.onAction);
       node.setAttribute("title", label);
     }
@@ -218,7 +238,7 @@ function board(view, actions, ctx) {
   const rubbleNodes = rubble.map(([q, r]) =>
     svg(
       "g",
-      { class: "rg-rubble", role: "img", "aria-label": `(${q},${r}): rubble` },
+      { class: "rg-rubble", role: "img", "aria-label": `(${q},${r}): rubble`, "data-rule": "table" },
       svg("title", {}, `(${q},${r}): rubble`),
       svg("polygon", { points: hexPoints(q, r) }),
     ),
@@ -233,7 +253,7 @@ function board(view, actions, ctx) {
 
   const playerSight = svg(
     "g",
-    { class: "rg-sight rg-sight-player", "aria-hidden": "true" },
+    { class: "rg-sight rg-sight-player", "aria-hidden": "true", "data-rule": "sight" },
     (player.sight || []).map((c) => sightFill(c, "rg-cone")),
   );
   const skeletonSight = svg(
@@ -242,7 +262,7 @@ function board(view, actions, ctx) {
     skeletons.map((s) =>
       svg(
         "g",
-        { class: `rg-cone-of${s.sees_you ? " rg-sees-you" : ""}`, "data-skeleton": s.name },
+        { class: `rg-cone-of${s.sees_you ? " rg-sees-you" : ""}`, "data-skeleton": s.name, "data-rule": "sight" },
         (s.sight || []).map((c) => sightFill(c, "rg-cone")),
       ),
     ),
@@ -303,7 +323,7 @@ function board(view, actions, ctx) {
       const fy = y - SIZE * 0.3;
       return svg(
         "g",
-        { class: "rg-food", "data-cell": c, "data-count": n },
+        { class: "rg-food", "data-cell": c, "data-count": n, "data-rule": "food" },
         svg("rect", { x: (fx - 7).toFixed(1), y: (fy - 7).toFixed(1), width: 14, height: 14, rx: 2 }),
         svg("text", { x: fx.toFixed(1), y: (fy + 4).toFixed(1) }, String(n)),
       );
@@ -314,7 +334,7 @@ function board(view, actions, ctx) {
     const [q, r] = cellHex(cell) || [];
     if (q === undefined) return null;
     const [x, y] = pixel(q, r);
-    const escape = cell === player.cell ? actions.get("escape") : null;
+    const escape = cell === player.cell && live ? actions.get("escape") : null;
     const label = escape ? `${name}: ${choiceText(escape)}` : name;
     const node = svg(
       "g",
@@ -323,6 +343,7 @@ function board(view, actions, ctx) {
         "data-cell": cell,
         role: escape ? "button" : "img",
         "aria-label": label,
+        "data-rule": "goal",
       },
       svg("title", {}, label),
       svg("rect", {
@@ -357,6 +378,7 @@ function board(view, actions, ctx) {
         class: classes.join(" "),
         "data-cell": s.cell,
         "data-facing": s.facing,
+        "data-rule": "skeletons",
         role: "img",
         "aria-label": label,
       },
@@ -385,6 +407,7 @@ function board(view, actions, ctx) {
         "data-q": q,
         "data-r": r,
         "data-facing": player.facing,
+        "data-rule": "rage",
         role: "img",
         "aria-label": label,
       },
@@ -545,6 +568,7 @@ function mapKey() {
     {
       class: "rg-key",
       open: keyOpen,
+      dataset: { rule: "table" },
       ontoggle: (event) => {
         keyOpen = event.target.open;
       },
@@ -571,10 +595,10 @@ function panel(view, actions) {
   return h(
     "aside",
     { class: "rg-panel", "aria-label": "Your state" },
-    h("h3", { class: "rg-village", text: (view.map && view.map.name) || "The village" }),
+    h("h3", { class: "rg-village", text: (view.map && view.map.name) || "The village", dataset: { rule: "table" } }),
     h(
       "p",
-      { class: `rg-turn${late ? " late" : ""}`, "data-turn": view.turn },
+      { class: `rg-turn${late ? " late" : ""}`, "data-turn": view.turn, dataset: { rule: "goal" } },
       `Turn ${view.turn} / ${view.turn_limit}`,
     ),
     stat(
@@ -653,7 +677,7 @@ function panel(view, actions) {
     roster(view),
     h(
       "p",
-      { class: `rg-decision${actions.size ? " asked" : ""}`, role: "status" },
+      { class: `rg-decision${actions.size ? " asked" : ""}`, role: "status", dataset: { rule: view.over ? "end" : "turn" } },
       view.over
         ? h("span", { class: "rg-ending", text: endingText(view) })
         : actions.size
@@ -705,10 +729,23 @@ function decisionText(decision, foe, offer) {
   return DECISIONS[decision] || "Your decision.";
 }
 
+/** The rule each of the panel's counters is explained by. */
+const STAT_RULES = {
+  rage: "rage",
+  hp: "rage",
+  bag: "food",
+  you: "sight",
+  steps: "turn",
+  foe: "dice",
+  offer: "skeletons",
+  dice: "dice",
+  skeletons: "skeletons",
+};
+
 function stat(name, title, ...value) {
   return h(
     "div",
-    { class: `rg-stat rg-stat-${name}`, "data-stat": name },
+    { class: `rg-stat rg-stat-${name}`, "data-stat": name, "data-rule": STAT_RULES[name] },
     h("span", { class: "rg-label", text: title }),
     ...value,
   );
@@ -718,3 +755,85 @@ function endingText(view) {
   const reason = view.result && view.result.reason;
   return reason || `The game is over (${view.ending || "ended"}).`;
 }
+
+// -- pictures for the How to play ------------------------------------------------------
+
+/** Every hex within `radius` of the centre, north row first (hexes.py's `disc`). */
+function disc(radius) {
+  const out = [];
+  for (let r = -radius; r <= radius; r++) {
+    for (let q = Math.max(-radius, -r - radius); q <= Math.min(radius, -r + radius); q++) out.push([q, r]);
+  }
+  return out;
+}
+
+/** A made-up corner of a village (not the Fallen Village): the Watchman at its east end
+ * looking west, a wall hiding one hex of its cone, you facing east with your six steps
+ * ringed, 2 food in the Watchman's sight. The cones and the choices are the game's own
+ * for this corner (hexes.py's `sight`; terminal.py draws the same corner). */
+function pictureCorner() {
+  const cells = disc(2);
+  const at = (q, r) => cells.findIndex(([a, b]) => a === q && b === r);
+  const hexes = (...list) => list.map(([q, r]) => at(q, r));
+  const view = {
+    map: { name: "A corner of a village", cells, rubble: [], walls: [[0, -1, 0]], houses: [] },
+    player: { cell: at(-1, 1), hex: [-1, 1], facing: 0, sight: hexes([-1, 1], [0, 1], [1, 1], [1, 0], [0, 2]) },
+    skeletons: [
+      {
+        name: "The Watchman",
+        cell: at(2, -1),
+        hex: [2, -1],
+        facing: 3,
+        hp: 2,
+        max_hp: 2,
+        mode: "patrolling",
+        patrol: [],
+        sight: hexes([2, -1], [1, -1], [0, 0], [1, -2]),
+        sees_you: false,
+        back_to_you: false,
+      },
+    ],
+    food: [[at(0, 0), 2]],
+    foe: null,
+    offer: null,
+  };
+  const legal = [
+    { action: "step:0", label: "Sneak E" },
+    { action: "step:1", label: "Sneak NE: 2 food, the Watchman in view (a rage check), in the Watchman's sight" },
+    { action: "step:2", label: "Sneak NW" },
+    { action: "step:3", label: "Sneak W" },
+    { action: "step:4", label: "Sneak SW" },
+    { action: "step:5", label: "Sneak SE" },
+    { action: "stop", label: "End the move here" },
+  ];
+  return { view, actions: actionMap(legal) };
+}
+
+/** Number the parts of a drawing that the picture's notes explain, in order. */
+function note(drawing, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = drawing.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return drawing;
+}
+
+export const pictures = {
+  /** A skeleton's sight beside your next steps, on the map as the table draws it (no
+   * clicks: the board is given no `onAction`). */
+  "sight-cone": () => {
+    const { view, actions } = pictureCorner();
+    return h(
+      "div",
+      { class: "rg-board rg-picture" },
+      note(board(view, actions, {}), [
+        ".rg-skeleton",
+        ".rg-cone-of",
+        ".rg-player",
+        '.rg-reach-mark[data-action="step:2"]',
+        // The food's hex, not its small square: a badge there would hide the count.
+        '.rg-hex[data-rule="food"]',
+      ]),
+    );
+  },
+};

@@ -17,6 +17,10 @@
 // id (`pickup:61`), while the view counts Locations and seats from 0 (`loc.index`,
 // `hero.seat`): `shown` turns the one into the other. `target:N` is either: the decision's
 // `chooses` says whether it names a Location, a hero or a Monster.
+//
+// What a person may ask about carries `data-rule`, the section of HOW_TO_PLAY.md that
+// explains it (the table shows it when pointed at), and `pictures` draws the How to
+// play's pictures with the same Locations, cards and hero panels.
 
 import { h, makeClickable, oddsText, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
@@ -36,6 +40,20 @@ const KIND_NAMES = {
   portal: "Dark Portal",
   heart: "Dungeon Heart",
   key: "Key",
+};
+
+// The How to play's section for each kind of card (`data-rule`).
+const CARD_RULES = {
+  monster: "monsters",
+  boss: "boss",
+  weapon: "weapons",
+  item: "items",
+  spell: "spells",
+  damsel: "damsels",
+  rune: "runes",
+  portal: "portal",
+  heart: "boss",
+  key: "key",
 };
 
 const ROLLS = {
@@ -225,20 +243,21 @@ class Board {
     return h(
       "div",
       { class: "sq-status status-strip" },
-      h("span", { class: "sq-scenario", text: view.scenario || "" }),
-      h("span", { class: `sq-level pill${view.boss ? " boss" : ""}`, text: `Level ${view.level}${view.boss ? " · the Boss" : ""}` }),
+      h("span", { class: "sq-scenario", dataset: { rule: "goal" }, text: view.scenario || "" }),
+      h("span", { class: `sq-level pill${view.boss ? " boss" : ""}`, dataset: { rule: view.boss ? "boss" : "goal" }, text: `Level ${view.level}${view.boss ? " · the Boss" : ""}` }),
       h("span", {
         class: `sq-turn-no pill${late ? " late" : ""}`,
+        dataset: { rule: "end" },
         title: "game turns of this level, and the limit before the heroes lose",
         text: `Turn ${view.turn} / ${view.turn_limit}`, // the view never counts past the limit
       }),
       Number.isInteger(view.leader)
-        ? h("span", { class: `sq-leader pill seat-${view.leader % 6}` }, h("span", { class: "seat-swatch" }), `Leader: ${this.heroName(view.leader)}`)
+        ? h("span", { class: `sq-leader pill seat-${view.leader % 6}`, dataset: { rule: "turn" } }, h("span", { class: "seat-swatch" }), `Leader: ${this.heroName(view.leader)}`)
         : null,
-      turn ? h("span", { class: `sq-whose pill${mine ? " mine" : ""}`, text: turn }) : null,
+      turn ? h("span", { class: `sq-whose pill${mine ? " mine" : ""}`, dataset: { rule: "turn" }, text: turn }) : null,
       current !== null && current !== undefined && !over ? this.actionPips(view.actions) : null,
       current !== null && current !== undefined && !over && view.looted
-        ? h("span", { class: "sq-looted", title: "one Loot action a turn", text: "looted this turn" })
+        ? h("span", { class: "sq-looted", title: "one Loot action a turn", dataset: { rule: "turn" }, text: "looted this turn" })
         : null,
     );
   }
@@ -247,7 +266,7 @@ class Board {
     const left = Math.max(0, Number(actions) || 0);
     return h(
       "span",
-      { class: "sq-actions-left pill", title: `${plural(left, "action")} left this turn`, dataset: { actions: String(left) } },
+      { class: "sq-actions-left pill", title: `${plural(left, "action")} left this turn`, dataset: { actions: String(left), rule: "turn" } },
       Array.from({ length: left }, () => h("span", { class: "sq-pip", "aria-hidden": "true", text: "◆" })),
       h("span", { class: "sq-actions-text", text: `${plural(left, "action")} left` }),
     );
@@ -335,7 +354,7 @@ class Board {
     if (d.kind === "boost" && Array.isArray(d.dice)) {
       return h(
         "div",
-        { class: "sq-roll", "aria-label": "the roll" },
+        { class: "sq-roll", "aria-label": "the roll", dataset: { rule: "dice" } },
         h("span", { class: "sq-label", text: `${ROLLS[d.roll] || d.roll || "roll"}:` }),
         d.dice.map((die, i) => this.rollDie(die, i, d.roll)),
       );
@@ -343,7 +362,7 @@ class Board {
     if ((d.kind === "hit" || d.kind === "wound") && Array.isArray(d.hits)) {
       return h(
         "div",
-        { class: "sq-hits", "aria-label": "hits to give" },
+        { class: "sq-hits", "aria-label": "hits to give", dataset: { rule: "monsters" } },
         h("span", { class: "sq-label", text: d.kind === "hit" ? "Hits to give:" : "Hits to take:" }),
         d.hits.map((damage, i) =>
           h("span", { class: `sq-hit${i === 0 ? " now" : ""}`, title: i === 0 ? "this hit" : "a later hit", dataset: { damage: String(damage) }, text: `✶ ${damage}` }),
@@ -387,7 +406,7 @@ class Board {
             const match = /^Play (.*?): (.*)$/s.exec(entry.label || "");
             const node = h(
               "article",
-              { class: "sq-card card sq-k-hero", dataset: { hero: String(entry.args[0]) } },
+              { class: "sq-card card sq-k-hero", dataset: { hero: String(entry.args[0]), rule: "heroes" } },
               h("header", { class: "sq-card-name", text: match ? match[1] : entry.label }),
               match ? h("p", { class: "sq-card-text card-text", text: match[2] }) : null,
             );
@@ -460,7 +479,7 @@ class Board {
     const cards = (loc.cards || []).map((card) => this.cardOnRow(card));
     const node = h(
       "article",
-      { class: classes.join(" "), dataset: { loc: String(i) }, "aria-label": `Location ${shown(i)}: ${loc.revealed ? loc.name : "face down"}` },
+      { class: classes.join(" "), dataset: { loc: String(i), rule: "locations" }, "aria-label": `Location ${shown(i)}: ${loc.revealed ? loc.name : "face down"}` },
       h(
         "header",
         { class: "sq-loc-head" },
@@ -524,7 +543,7 @@ class Board {
     if (hero.stunned) classes.push("stunned");
     const node = h(
       "div",
-      { class: classes.join(" "), dataset: { seat: String(seat) }, title: `${this.heroName(seat)} (${this.playerName(seat)})` },
+      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, title: `${this.heroName(seat)} (${this.playerName(seat)})` },
       h("span", { class: "seat-swatch" }),
       h("span", { class: "sq-token-name", text: this.heroName(seat) }),
       hearts(hero.health),
@@ -556,7 +575,7 @@ class Board {
       "article",
       {
         class: classes.join(" "),
-        dataset: { card: String(card.id), kind },
+        dataset: { card: String(card.id), kind, rule: CARD_RULES[kind] },
         "aria-label": `${KIND_NAMES[kind] || kind}: ${card.name}`,
       },
       h(
@@ -638,7 +657,7 @@ class Board {
     const card = where ? null : this.cardEl(boss);
     return h(
       "section",
-      { class: "sq-boss", "aria-label": "The Boss" },
+      { class: "sq-boss", "aria-label": "The Boss", dataset: { rule: "boss" } },
       h("h3", { class: "sq-heading board-heading" }, "The Boss ", h("span", { class: "sq-count heading-count", text: where ? `at ${this.locationName(where.index)}` : "at the bottom of the Dungeon deck" })),
       h(
         "div",
@@ -692,7 +711,7 @@ class Board {
     const equipmentCard = (card, held) => this.heldCard(card, held, seat);
     const node = h(
       "article",
-      { class: classes.join(" "), dataset: { seat: String(seat) }, "aria-label": `${this.heroName(seat)} (${this.playerName(seat)})` },
+      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, "aria-label": `${this.heroName(seat)} (${this.playerName(seat)})` },
       h(
         "header",
         { class: "sq-hero-head" },
@@ -703,7 +722,9 @@ class Board {
         seat === view.leader && !view.result ? h("span", { class: "sq-tag tag leader", text: "Leader" }) : null,
         current ? h("span", { class: "sq-tag tag turn", text: own ? "your turn" : "their turn" }) : null,
         hero.stunned ? h("span", { class: "sq-tag tag stunned", text: "stunned" }) : null,
-        hero.overburdened ? h("span", { class: "sq-tag tag overburdened", title: "over a limit: cannot Move until it drops something", text: "overburdened" }) : null,
+        hero.overburdened
+          ? h("span", { class: "sq-tag tag overburdened", title: "over a limit: cannot Move until it drops something", dataset: { rule: "weapons" }, text: "overburdened" })
+          : null,
       ),
       h(
         "div",
@@ -716,7 +737,7 @@ class Board {
       hero.hero
         ? h(
             "div",
-            { class: "sq-limits" },
+            { class: "sq-limits", dataset: { rule: "weapons" } },
             h("span", { class: `sq-limit tag${hero.item_limit !== null && carried > hero.item_limit ? " over" : ""}`, dataset: { limit: "items" }, text: `Items ${carried} / ${hero.item_limit ?? "?"}` }),
             h("span", { class: `sq-limit tag${hero.spell_limit !== null && spells > hero.spell_limit ? " over" : ""}`, dataset: { limit: "spells" }, text: `Spells ${spells} / ${hero.spell_limit ?? "?"}` }),
           )
@@ -792,12 +813,12 @@ class Board {
     return h(
       "section",
       { class: "sq-piles", "aria-label": "Decks" },
-      h("span", { class: "sq-pile", title: "cards still to be dealt on this level" }, h("span", { class: "sq-label", text: "Dungeon deck" }), h("strong", { text: String(view.dungeon_deck ?? "?") })),
-      h("span", { class: "sq-pile" }, h("span", { class: "sq-label", text: "Monster deck" }), h("strong", { text: String(view.monster_deck ?? "?") })),
-      h("span", { class: "sq-pile" }, h("span", { class: "sq-label", text: "Loot deck" }), h("strong", { text: String(view.loot_deck ?? "?") })),
+      h("span", { class: "sq-pile", title: "cards still to be dealt on this level", dataset: { rule: "table" } }, h("span", { class: "sq-label", text: "Dungeon deck" }), h("strong", { text: String(view.dungeon_deck ?? "?") })),
+      h("span", { class: "sq-pile", dataset: { rule: "table" } }, h("span", { class: "sq-label", text: "Monster deck" }), h("strong", { text: String(view.monster_deck ?? "?") })),
+      h("span", { class: "sq-pile", dataset: { rule: "table" } }, h("span", { class: "sq-label", text: "Loot deck" }), h("strong", { text: String(view.loot_deck ?? "?") })),
       h(
         "span",
-        { class: "sq-pile", title: discard.map((c) => c.name).join(", ") },
+        { class: "sq-pile", title: discard.map((c) => c.name).join(", "), dataset: { rule: "monsters" } },
         h("span", { class: "sq-label", text: "Monsters slain" }),
         h("strong", { text: String(discard.length) }),
       ),
@@ -811,4 +832,113 @@ const SPECIAL_TEXT = {
   portal: "Spawns two Monsters here at the start of each Monster phase.",
   heart: "While a Heart stands, the Boss cannot be hurt.",
   key: "Use it at the Locked Door (3+) to end the level.",
+};
+
+// -- pictures for the How to play ------------------------------------------------------
+
+/** Cards of our pack (the standard one's numbers and words), as the view shows them; the
+ * ids are the picture's own. */
+const PICTURE_CARDS = {
+  weaver: {
+    id: 901,
+    kind: "monster",
+    name: "Cave Weaver",
+    health: 2,
+    move: 2,
+    range: 0,
+    dice: 1,
+    hit: 4,
+    damage: 1,
+    ability: "stun_on_hit",
+    ability_text: "a hero that takes damage from its attack is stunned: it takes no actions in its next turn and is restored in the End phase after that turn",
+    text: "",
+  },
+  rat: { id: 902, kind: "monster", name: "Cellar Rat", health: 1, move: 2, range: 0, dice: 1, hit: 5, damage: 1, ability: null, ability_text: null, text: "" },
+  damsel: { id: 903, kind: "damsel", name: "a Damsel", depth: 1 },
+  sword: { id: 904, kind: "weapon", name: "Notched Shortsword", tier: "basic", hands: 1, range: 0, dice: 1, hit: 3, damage: 1, text: "" },
+  tonic: { id: 905, kind: "item", name: "Flask of Red Tonic", text: "Free, then discard: regain 2 health.", consumed: true },
+};
+
+/** A made-up moment of a game: Hilde Stonewall, hurt once, at the Moonlit Shrine (the
+ * second Location), with a Cellar Rat and a Damsel one step down. */
+const PICTURE_VIEW = {
+  damsel_depth: 3,
+  locations: [
+    { index: 0, revealed: false, name: null, text: null, locked_door: null, cards: [], heroes: [] },
+    {
+      index: 1,
+      revealed: true,
+      name: "Moonlit Shrine",
+      text: "End phase: every hero here regains 1 health.",
+      locked_door: false,
+      cards: [PICTURE_CARDS.rat, PICTURE_CARDS.damsel],
+      heroes: [0],
+    },
+  ],
+  heroes: [
+    {
+      seat: 0,
+      hero: "Hilde Stonewall",
+      text: "Of the damage each Monster attack gives Hilde, ignore the first point.",
+      item_limit: 2,
+      spell_limit: 0,
+      health: 3,
+      stunned: false,
+      location: 1,
+      weapons: [PICTURE_CARDS.sword],
+      equipped: [PICTURE_CARDS.sword.id],
+      items: [PICTURE_CARDS.tonic],
+      spells: [],
+      overburdened: false,
+    },
+  ],
+};
+
+/** Number the parts of a drawing that the picture's notes explain, in order. */
+function note(node, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = node.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return node;
+}
+
+/** The board of the made-up moment, drawing with nothing to click. */
+function pictureBoard() {
+  return new Board(PICTURE_VIEW, { seatNames: [] });
+}
+
+export const pictures = {
+  /** A Monster card as the row shows it: its health, its move and reach, its attack, its
+   * ability. */
+  "monster-card": () =>
+    h(
+      "div",
+      { class: "sq board sq-picture" },
+      note(pictureBoard().cardEl(PICTURE_CARDS.weaver), [
+        '.sq-stat[data-stat="health"]',
+        '.sq-stat[data-stat="move"]',
+        '.sq-stat[data-stat="dice"]',
+        ".sq-ability",
+      ]),
+    ),
+  /** A hero's panel: health, ability, limits and the weapon in hand. */
+  "hero-sheet": () =>
+    h(
+      "div",
+      { class: "sq board sq-picture" },
+      note(pictureBoard().heroPanel(PICTURE_VIEW.heroes[0]), [".sq-hero-facts .sq-hearts", ".sq-hero-text", ".sq-limits", ".sq-card.equipped"]),
+    ),
+  /** A Location on the row with what lies over it and who stands under it. */
+  location: () =>
+    h(
+      "div",
+      { class: "sq board sq-picture" },
+      note(pictureBoard().locationEl(PICTURE_VIEW.locations[1]), [
+        ".sq-loc-head",
+        '.sq-card[data-kind="monster"]',
+        '.sq-card[data-kind="damsel"]',
+        ".sq-token",
+      ]),
+    ),
 };
