@@ -45,6 +45,13 @@ READ_PAGE = """() => {
   const kind = decision ? ([...decision.classList].find((c) => c.startsWith('kind-')) || '')
     .slice(5) : '';
   const seat0 = '#game .ct-seat[data-seat="0"]';
+  // The page's own text: not a rule's tip left showing where the pointer rests (the How
+  // to play's examples name quests of the pack, anyone's or no one's).
+  const tip = document.getElementById('rule-tip');
+  const tipShown = Boolean(tip && !tip.hidden);
+  if (tipShown) tip.hidden = true;
+  const body = document.body.innerText;
+  if (tipShown) tip.hidden = false;
   return {
     kind,
     question: text('#game .ct-question').join(''),
@@ -62,7 +69,7 @@ READ_PAGE = """() => {
     offer: text('#game .ct-offer .ct-quest-name'),
     taking: all('#game .ct-played.taking').map((e) => Number(e.dataset.seat)),
     table: all('#game .ct-played').map((e) => Number(e.dataset.seat)),
-    body: document.body.innerText,
+    body,
   };
 }"""
 
@@ -356,4 +363,62 @@ def test_two_players_see_the_public_quests_and_every_die(ct_server: Any, ui: Any
     )
     ui.shoot(page, "crits-and-tricks-two-players")
     assert ui.violations(page) == []
+    assert ui.toasts(page) == []
+
+
+def test_a_card_a_suit_and_a_die_show_their_rule_when_pointed_at(ct_server: Any, ui: Any) -> None:
+    """Everything on the board a person may ask about names a section of the How to play
+    (`data-rule`): a card of the hand shows "Mercenary suits" when pointed at and "?"
+    opens the drawer there; a die of a seat shows "Dice", and a click on it (it plays
+    nothing) opens that rule; a Bard and a quest dealt show theirs."""
+    expect = ui.expect
+    created = ct_server.create_table(game=NAME, seats=SEATS, seed=SEED)
+    invite = next(e["invite"] for e in created["seats"] if e["seat"] == 0)
+    page = ui.new_page(ct_server.url(invite))
+    ui.wait_connected(page)
+    assert ui.wait_turn(page)
+    rules = page.evaluate(f"() => fetch('/api/games/{NAME}/rules').then((r) => r.json())")
+    sections = {s["id"]: s["title"] for s in rules["sections"]}
+    marked = set(
+        page.locator("#game [data-rule]").evaluate_all("els => els.map((e) => e.dataset.rule)")
+    )
+    assert marked <= set(sections), f"no such section: {marked - set(sections)}"
+    # Each kind of thing on the board: suits and Bards (cards, chips), dice, the trick,
+    # the hand and seats, the quests dealt, the Barkeep, the rounds.
+    kinds = {"suits", "bards", "dice", "turn", "table", "quests", "barkeep", "goal"}
+    assert kinds <= marked, f"nothing on the board names {kinds - marked}"
+
+    tip = page.get_by_role("tooltip")
+    drawer = page.get_by_role("dialog", name="How to play Crits & Tricks")
+    page.locator('#game .ct-hand .ct-card:not([data-suit="Bard"])').first.hover()
+    expect(tip).to_be_visible()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["suits"])
+    expect(tip).to_contain_text("its own rule for taking a trick")
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="suits"] > h3')).to_be_in_viewport()
+    # The board moved over for the drawer: whatever is now under the pointer may show its
+    # own tip, until the person turns to the drawer.
+    drawer.hover()
+    expect(tip).to_be_hidden()
+    drawer.get_by_role("button", name="Close the rules").click()
+    expect(drawer).to_be_hidden()
+
+    die = page.locator('#game .ct-seat[data-seat="1"] .ct-die').first
+    die.hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["dice"])
+    die.click()
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="dice"] > h3')).to_be_in_viewport()
+    drawer.get_by_role("button", name="Close the rules").click()
+    # A Bard is its own rule; a quest dealt, the quests'.
+    page.locator("#game .ct-in-play .ct-s-bard").hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["bards"])
+    page.locator("#game .ct-offer .ct-quest").first.hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["quests"])
+    # Moving away hides the tip; the game goes on.
+    page.locator("#game .ct-question").hover()
+    expect(tip).to_be_hidden()
+    take_decision(ui, page, page.evaluate(READ_PAGE), random.Random(SEED))
+    assert ui.wait_turn(page)
     assert ui.toasts(page) == []

@@ -370,3 +370,50 @@ def test_a_roll_names_every_target_it_takes_from_each_opponent(server: Any, ui: 
         expect(hero.locator(".slay-mark.aimed")).to_have_text("targeted")
     ui.shoot(page, "here-to-slay-two-targets")
     assert ui.violations(page) == [] and ui.toasts(page) == []
+
+
+def test_a_card_on_the_board_shows_its_rule_when_pointed_at(server: Any, ui: Any) -> None:
+    """Every `data-rule` on the board names a section of the How to play. Pointing at a
+    Monster shows "Monsters" and its first lines, and "Read the rule" opens the drawer
+    there; "?" while pointing at a Party Leader opens "Party Leaders"; a Hero in the hand
+    shows "Heroes"."""
+    expect = ui.expect
+    created = server.create_table(game="here-to-slay", seats=SEATS, seed=SEED, options=OPTIONS)
+    page = ui.new_page(server.url(created["seats"][0]["invite"]))
+    ui.wait_connected(page)
+    assert ui.wait_turn(page)
+    rules = server.get("/api/games/here-to-slay/rules")
+    sections = {s["id"]: s["title"] for s in rules["sections"]}
+    marked = page.locator("#game [data-rule]").evaluate_all("els => els.map(e => e.dataset.rule)")
+    assert set(marked) <= set(sections), f"no such section: {set(marked) - set(sections)}"
+    # Seed 54 deals Player 1 a Hero, an Item and two Modifiers: each kind of thing on
+    # this board carries the rule that explains it.
+    wanted = {"goal", "table", "turn", "leaders", "heroes", "items", "modifiers", "monsters"}
+    assert wanted <= set(marked), f"not marked: {wanted - set(marked)}"
+
+    tip = page.get_by_role("tooltip")
+    page.locator("#game .slay-monster-row .slay-monster").first.hover()
+    expect(tip).to_be_visible()
+    expect(tip.locator(".rule-tip-title")).to_have_text("Monsters")
+    expect(tip).to_contain_text("a slay range, a punishment range")
+    page.keyboard.press("?")
+    drawer = page.get_by_role("dialog", name="How to play Here to Slay")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="monsters"] h3')).to_be_in_viewport()
+    expect(tip).to_be_hidden()
+    drawer.get_by_role("button", name="Close the rules").click()
+    expect(drawer).to_be_hidden()
+
+    page.locator("#game .slay-hand .slay-card.kind-hero").first.hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text("Heroes")
+    page.locator('#game .slay-party[data-seat="0"] .slay-leader').hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text("Party Leaders")
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="leaders"] h3')).to_be_in_viewport()
+    drawer.get_by_role("button", name="Close the rules").click()
+    # Moving away hides the tip; the board is as it was and the game goes on.
+    page.locator("#game .slay-status").hover()
+    expect(tip).to_be_hidden()
+    ui.take_turn(page)
+    assert ui.violations(page) == [] and ui.toasts(page) == []

@@ -132,3 +132,57 @@ def test_one_person_sneaks_through_the_village_by_clicking_hexes(server: Any, ui
     ui.shoot(page, "rage-over")
     assert ui.violations(page) == [], "the page offered a decision that was not its seat's"
     assert ui.toasts(page) == [], "the person was shown errors"
+
+
+def test_a_hex_and_the_rage_meter_show_their_rule_when_pointed_at(server: Any, ui: Any) -> None:
+    """Each thing on the map and the panel names the How to play section that explains it
+    (a hex by what is on it): pointing at a skeleton's hex shows "Skeletons", "Read the
+    rule" opens the drawer there; "?" while pointing at the rage meter opens "Rage and hit
+    points". Every rule named is one of the game's sections."""
+    expect = ui.expect
+    view = GAME.view(GAME.setup(GAME.make_config({"turn_limit": TURN_LIMIT}), SEED), 0)
+    sections = {s["id"]: s["title"] for s in server.get(f"/api/games/{NAME}/rules")["sections"]}
+    created = server.create_table(
+        game=NAME, seats=["human"], seed=SEED, options={"turn_limit": TURN_LIMIT}
+    )
+    page = ui.new_page(server.url(created["seats"][0]["invite"]))
+    ui.wait_connected(page)
+    assert ui.wait_turn(page)
+    game = page.locator("#game")
+    named = game.locator("[data-rule]").evaluate_all("els => els.map(e => e.dataset.rule)")
+    assert set(named) <= set(sections), set(named) - set(sections)
+    # Every kind of thing on the map and the panel at the start of the night has its rule.
+    expected = {"skeletons", "food", "sight", "houses", "goal", "turn", "rage", "table"}
+    assert expected <= set(named), expected - set(named)
+    # A hex by what is on it: each skeleton's hex is a skeleton's, your own hex is rage's.
+    expect(game.locator('.rg-hex[data-rule="skeletons"]')).to_have_count(len(view["skeletons"]))
+    mine = str(view["player"]["cell"])
+    expect(game.locator(f'.rg-hex[data-cell="{mine}"]')).to_have_attribute("data-rule", "rage")
+
+    tip = page.get_by_role("tooltip")
+    drawer = page.get_by_role("dialog", name="How to play Rage")
+    game.locator('.rg-hex[data-rule="skeletons"]').first.hover()
+    expect(tip).to_be_visible()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["skeletons"])
+    expect(tip).to_contain_text("2 hit points")
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="skeletons"] h3')).to_be_in_viewport()
+    expect(tip).to_be_hidden()
+    drawer.get_by_role("button", name="Close the rules").click()
+    expect(drawer).to_be_hidden()
+
+    game.locator(".rg-stat-rage").hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["rage"])
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="rage"] h3')).to_be_in_viewport()
+    drawer.get_by_role("button", name="Close the rules").click()
+    # Moving away hides the tip; the map still plays: the own hex ends the move.
+    game.locator(".rg-village").hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(sections["table"])
+    page.locator("#game-title").hover()
+    expect(tip).to_be_hidden()
+    click_and_wait(page, page.locator(STOP))
+    assert ui.wait_turn(page)
+    assert ui.toasts(page) == [], "the person was shown errors"

@@ -104,31 +104,40 @@ def test_the_rules_pictures_are_drawn_by_the_games_renderer(
 
 
 def test_a_card_on_the_board_shows_its_rule_when_pointed_at(server: Any, ui: Any) -> None:
-    """Hack & Slash: pointing at a quest card shows "Quest cards" and its first lines;
-    "Read the rule" opens the drawer there; "?" while pointing at the Tavern does too."""
+    """Hack & Slash: pointing at a quest card shows "Quest cards" and its first lines, and
+    "?" opens the drawer there (a click on the card takes it: the quest is a choice); a
+    click on the Tavern, which plays nothing, opens its rule."""
     expect = ui.expect
     created = server.create_table(seats=["human", "bot:random", "bot:random"], seed=4)
     page = ui.new_page(server.url(created["seats"][0]["invite"]))
     ui.wait_connected(page)
     assert ui.wait_turn(page)
     tip = page.get_by_role("tooltip")
-    page.locator("#game .quest-card").first.hover()
+    page.locator("#game .quest-card.playable").first.hover()
     expect(tip).to_be_visible()
     expect(tip.locator(".rule-tip-title")).to_have_text("Quest cards")
     expect(tip).to_contain_text("20 quests")
-    tip.get_by_role("button", name="Read the rule (?)").click()
+    expect(tip).to_contain_text("Press ? for the rule")
+    page.keyboard.press("?")
     drawer = page.get_by_role("dialog", name="How to play Hack & Slash")
     expect(drawer).to_be_visible()
     expect(drawer.locator('[data-section="quests"] h3')).to_be_in_viewport()
     expect(tip).to_be_hidden()
     drawer.get_by_role("button", name="Close the rules").click()
 
-    page.locator("#game .hs-tavern").hover()
+    tavern = page.locator("#game .hs-tavern")
+    tavern.hover()
     expect(tip.locator(".rule-tip-title")).to_have_text("Adventurers and the Tavern")
-    page.keyboard.press("?")
+    expect(tip).to_contain_text("Click or press ? for the rule")
+    tavern.click()
     expect(drawer).to_be_visible()
     expect(drawer.locator('[data-section="adventurers"] h3')).to_be_in_viewport()
-    # Moving away hides the tip; the board is as it was and the game goes on.
+    drawer.get_by_role("button", name="Close the rules").click()
+    # The tip only tells: over a choice, it never takes the click meant for it.
+    page.locator("#game .quest-card.playable").first.hover()
+    expect(tip).to_be_visible()
+    assert tip.evaluate("el => getComputedStyle(el).pointerEvents") == "none"
+    # Moving away hides it; the board is as it was and the game goes on.
     page.locator("#game .hs-status").hover()
     expect(tip).to_be_hidden()
     ui.take_turn(page)

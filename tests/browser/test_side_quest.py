@@ -625,3 +625,71 @@ def test_each_action_sits_on_what_shows_its_number(server: Any, ui: Any) -> None
             numbered += 1
         assert numbered, f"{what}: no action of it names a Location, a hero or a Monster"
     assert ui.toasts(page) == []
+
+
+# -- a rule where it matters ----------------------------------------------------------------
+
+
+def test_a_card_on_the_board_shows_its_rule_when_pointed_at(sq_server: Any, ui: Any) -> None:
+    """Issue 25: what the board shows names the How to play's section that explains it;
+    pointing at a Monster card shows "Monsters" and "Read the rule" opens the drawer there;
+    "?" while pointing at a Location opens "Locations"; the deck counts show theirs."""
+    expect = ui.expect
+    created = sq_server.create_table(
+        game=NAME, seats=["human"], seed=3, options={"heroes": "random"}
+    )
+    page = ui.new_page(sq_server.url(created["seats"][0]["invite"]))
+    ui.wait_connected(page)
+    assert ui.wait_turn(page)
+    ui.take_turn(page, action="enter:1")  # the hero is dealt; it enters the first Location
+    expect(page.locator("#game .sq-decision")).to_have_class(re.compile(r"\bkind-turn\b"))
+    assert ui.wait_turn(page)
+
+    # Every mark on the board is a section of the game's rules, and each kind of thing is
+    # marked: the row, its cards, the heroes, the status and the decks.
+    rules = page.evaluate(f"() => fetch('/api/games/{NAME}/rules').then((r) => r.json())")
+    titles = {s["id"]: s["title"] for s in rules["sections"]}
+    marks = page.locator("#game [data-rule]").evaluate_all(
+        "els => els.map((e) => [e.className.split(' ')[0], e.dataset.rule])"
+    )
+    assert {rule for _, rule in marks} <= set(titles), marks
+    assert {("sq-loc", "locations"), ("sq-card", "monsters"), ("sq-hero", "heroes")} <= {
+        (cls, rule) for cls, rule in marks
+    }, marks
+    assert {"sq-token", "sq-turn-no", "sq-actions-left", "sq-pile", "sq-limits"} <= {
+        cls for cls, _ in marks
+    }, marks
+
+    tip = page.get_by_role("tooltip")
+    page.locator('#game .sq-loc .sq-card[data-kind="monster"]').first.hover()
+    expect(tip).to_be_visible()
+    expect(tip.locator(".rule-tip-title")).to_have_text(titles["monsters"])
+    expect(tip).to_contain_text("Thirty Monsters")
+    page.keyboard.press("?")
+    drawer = page.get_by_role("dialog", name="How to play Side Quest")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="monsters"] h3')).to_be_in_viewport()
+    # The drawer narrows the board, which moves under the pointer (and may show the rule
+    # of whatever is there now): the person reads on in the drawer.
+    drawer.locator('[data-section="monsters"] h3').hover()
+    expect(tip).to_be_hidden()
+    drawer.get_by_role("button", name="Close the rules").click()
+    expect(drawer).to_be_hidden()
+
+    # A face-down Location: its plate is part of the Location, whose rule it shows.
+    page.locator('#game .sq-loc[data-loc="1"] .sq-loc-head').hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(titles["locations"])
+    page.keyboard.press("?")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator('[data-section="locations"] h3')).to_be_in_viewport()
+    drawer.get_by_role("button", name="Close the rules").click()
+
+    page.locator("#game .sq-pile", has_text="Dungeon deck").hover()
+    expect(tip.locator(".rule-tip-title")).to_have_text(titles["table"])
+    expect(tip).to_contain_text("Dungeon deck")
+    # Moving away hides the tip; the board is as it was and the game goes on.
+    page.locator("#game .sq-question").hover()
+    expect(tip).to_be_hidden()
+    ui.take_turn(page, action="end")
+    assert ui.wait_turn(page)
+    assert ui.toasts(page) == []

@@ -91,6 +91,34 @@ def test_a_section_names_the_choices_it_explains_unseen_by_readers() -> None:
         parse(twice, "rules.md")
 
 
+def test_a_picture_is_named_for_its_renderers_with_a_caption_and_notes() -> None:
+    drawn = GOOD.replace(
+        "About dice.\n",
+        "About dice.\n\nPicture: two-dice: Two dice, **added**.\n1. The first.\n2. The second.\n"
+        "\nAfter it.\n",
+    )
+    how = parse(drawn, "rules.md")
+    [picture] = how.pictures()
+    assert picture.to_json() == {
+        "kind": "picture",
+        "name": "two-dice",
+        "spans": [{"text": "Two dice, "}, {"text": "added", "style": "b"}, {"text": "."}],
+        "items": [[{"text": "The first."}], [{"text": "The second."}]],
+    }
+    dice = how.section("dice")
+    assert dice is not None and [b.kind for b in dice.blocks] == ["p", "picture", "p"]
+    # At a terminal: the text up to it, the picture (drawn there), then the rest.
+    parts = how.parts("dice")
+    assert [type(p).__name__ for p in parts] == ["str", "Block", "str"]
+    assert "*Picture: Two dice, **added**.*\n1. The first." in how.markdown("dice")
+    # A list after a blank line is a list of its own, not the picture's notes.
+    apart = parse(drawn.replace("added**.\n1.", "added**.\n\n1."), "rules.md")
+    assert apart.pictures()[0].items == ()
+    for bad in ("Picture: Two Dice: caps", "Picture: two-dice", "Picture: two-dice:"):
+        with pytest.raises(ContentError, match=r"a picture is 'Picture: name: Caption\.'"):
+            parse(GOOD.replace("About dice.", bad), "rules.md")
+
+
 def test_every_section_players_need_is_there_and_every_link_lands() -> None:
     without_dice = GOOD.replace("## Dice {#dice}", "## Luck {#luck}")
     with pytest.raises(ContentError, match="no section #dice"):
@@ -131,3 +159,33 @@ def test_every_game_has_a_how_to_play_a_person_can_read(game: object) -> None:
     assert 600 <= how.words() <= 2200, how.words()
     # Never the design notes: a player's page does not send them to RULES.md.
     assert "RULES.md" not in how.markdown()
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_picture_is_drawn_at_the_terminal_and_in_the_browser(game: object) -> None:
+    """A picture the rules ask for is one both renderers draw: the terminal's `PICTURES`
+    (drawn here) and the browser's `pictures` in renderer.js (drawn by the browser test
+    test_the_rules_pictures_are_drawn_by_the_games_renderer)."""
+    from rich.console import Console
+
+    from tavernkeep.engine.game import Game
+    from tavernkeep.terminal.render import pictures_for
+
+    assert isinstance(game, Game)
+    how = game.how_to_play()
+    assert how is not None
+    names = [p.name for p in how.pictures()]
+    assert names, f"{game.name}: no picture in its How to play"
+    drawn = pictures_for(game)
+    assert set(drawn) == set(names), "every picture drawn, and no drawing left unused"
+    web = game.web_dir()
+    assert web is not None
+    script = (web / "renderer.js").read_text()
+    console = Console(width=80, record=True)
+    for picture in how.pictures():
+        assert picture.items, f"{picture.name}: a picture's notes say what it shows"
+        assert f'"{picture.name}"' in script or f"  {picture.name}: " in script
+        console.print(drawn[picture.name]())
+        text = console.export_text()
+        for n in range(1, len(picture.items) + 1):
+            assert f"({n})" in text, f"{picture.name}: no ({n}) for note {n} at the terminal"

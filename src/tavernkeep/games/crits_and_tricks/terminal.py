@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -111,7 +112,8 @@ def _marks(view: Json, i: int, lay: Json) -> str:
     return " · ".join(marks)
 
 
-def _table(view: Json) -> RenderableType:
+def _table(view: Json, notes: dict[int, str] | None = None) -> RenderableType:
+    """The trick on the table; `notes` puts a picture's marks ("(2)") on seats' rows."""
     if not view["table"]:
         return Text("Nothing on the table yet.", style="dim")
     title = f"On the table: trick {view['trick']}, led {view['led']}"
@@ -137,6 +139,8 @@ def _table(view: Json) -> RenderableType:
         marks = _marks(view, i, lay)
         if lay["seat"] == winning:
             marks = "[bold green]taking it[/]" + (f" · {marks}" if marks else "")
+        if notes and lay["seat"] in notes:
+            marks = f"[bold]{notes[lay['seat']]}[/] {marks}"
         table.add_row(who, _suit(lay["card"]["suit"]), f"d{lay['die']}", value, marks)
     return table
 
@@ -277,3 +281,87 @@ def render(view: Json) -> RenderableType:
     elif decision:
         parts.append(Text.from_markup(f"[bold cyan]▶ {decision_text(view)}[/]"))
     return Group(*parts)
+
+
+# -- pictures for the How to play (numbered as their notes in HOW_TO_PLAY.md) ---------------
+# The same made-up moments the browser's renderer draws (web/renderer.js, `pictures`).
+
+
+def _lay(seat: int, suit: str, die: int, value: int, followed: bool = True) -> Json:
+    return {
+        "seat": seat,
+        "card": {"id": seat, "suit": suit},
+        "followed": followed,
+        "die": die,
+        "value": value,
+        "rerolled": False,
+        "crits": [],
+        "paladin": False,
+        "last": False,
+    }
+
+
+_PICTURE_TRICK: Json = {
+    "seat": None,
+    "trick": 3,
+    "leader": 0,
+    "led": "Druid",
+    "winning": 1,
+    "suits": ["Barbarian", "Druid", "Paladin", "Bard"],
+    "table": [
+        _lay(0, "Druid", 10, 9),
+        _lay(1, "Druid", 12, 7),
+        _lay(2, "Barbarian", 20, 8, followed=False),
+        _lay(3, "Bard", 6, 4),
+    ],
+}
+"""A Druid trick, four players, everyone has played: Player 2's 7 is second-highest."""
+
+_PICTURE_DICE = [
+    (4, 3, False),
+    (6, 2, True),
+    (8, 5, False),
+    (10, 7, False),
+    (12, 11, True),
+    (20, 14, False),
+]
+"""Your six dice at that moment: the d6 and the d12 played in earlier tricks."""
+
+
+def _hand_picture() -> RenderableType:
+    takes, crit = SUIT_RULES["Wizard"]
+    cells = []
+    for size, value, used in _PICTURE_DICE:
+        mark = "[bold](4)[/] " if size == 8 else "[bold](5)[/] " if size == 6 else ""
+        cells.append(mark + dice_row([{"die": size, "value": value, "used": used}]))
+    lines = [
+        f"Your hand: [bold](1)[/] {hand_text([{'suit': 'Wizard'}])}",
+        f"  [bold](2)[/] in a Wizard trick, {takes}",
+        f"  [bold](3)[/] crit: {crit}",
+        f"Your dice: {' '.join(cells)}",
+    ]
+    return Panel("\n".join(lines), title="Your hand and dice", width=60, border_style="blue")
+
+
+def _trick_picture() -> RenderableType:
+    view = _PICTURE_TRICK
+    table = _table(view, notes={3: "(2) followed as Druid", 2: "(3)", 1: "(4)"})
+    assert isinstance(table, Table)
+    table.title = f"(1) Trick 3, led Druid: {SUIT_RULES['Druid'][0]}"
+    rules = suit_rules(view)
+    rules.title = "(5) Suits in play"
+    return Group(table, rules)
+
+
+def _quest_card_picture() -> RenderableType:
+    # Seedling as content/standard.toml has it, its parts marked in the cells.
+    quest = {
+        "name": "(1) Seedling",
+        "text": "(2) Take a Druid trick with your d6.",
+        "loot": "(3) 3",
+    }
+    return _quests([quest], "A quest of our standard pack")
+
+
+PICTURES = {"hand": _hand_picture, "trick": _trick_picture, "quest-card": _quest_card_picture}
+"""The How to play's pictures, by name, as `tavernkeep rules` draws them."""

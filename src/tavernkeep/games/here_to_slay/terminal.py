@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -295,3 +296,77 @@ def render(view: Json) -> RenderableType:
     elif decision:
         parts.append(Text.from_markup(f"[bold cyan]▶ {decision_text(view)}[/]"))
     return Group(*parts)
+
+
+# -- pictures for the How to play (numbered as their notes in HOW_TO_PLAY.md) ---------------
+# Cards of our pack, as a view shows them (rules.py card_face, monster_face).
+
+_SABLE: Json = {
+    "name": "Sable Warbrand",
+    "kind": "hero",
+    "class": "Fighter",
+    "roll": 7,
+    "text": "DESTROY a Hero card.",
+}
+_OGRE: Json = {
+    "name": "Grimtooth Ogre",
+    "heroes": 2,
+    "classes": [],
+    "slay": "8+",
+    "punishment": "5-",
+    "punishes": "SACRIFICE a Hero",
+    "skill": "+1 each time an opponent plays a Modifier on your roll.",
+}
+_BAND: Json = {
+    "name": "Band of Fortune",
+    "kind": "item",
+    "text": "+2 to the equipped Hero's rolls.",
+}
+
+
+def _picture(title: str, rows: list[tuple[str, str]], width: int, style: str = "") -> Panel:
+    """A card or a Party as a panel: each row's text beside its note's mark ("(2)"), or
+    beside nothing, wrapped under itself."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for mark, text in rows:
+        grid.add_row(f"[bold]{mark}[/]", text)
+    return Panel(grid, title=title, width=width, border_style=style)
+
+
+def _hero_card_picture() -> RenderableType:
+    kind = f"[{KIND_STYLE['hero']}]hero[/]"
+    head = f"{kind}  [bold](2)[/] {_SABLE['class']}  [bold](3)[/] roll [bold]{_SABLE['roll']}+[/]"
+    rows = [("(1)", head), ("(4)", escape(_SABLE["text"]))]
+    return _picture(_card(_SABLE), rows, 44, KIND_STYLE["hero"])
+
+
+def _monster_card_picture() -> RenderableType:
+    m = _OGRE
+    rows = [
+        ("(1)", f"needs {escape(_needs(m))}"),
+        ("(2)", f"[green]{m['slay']} slays[/]"),
+        ("(3)", f"[red]{m['punishment']}: {escape(m['punishes'])}[/]"),
+        ("(4)", f"once slain: {escape(m['skill'])}"),
+    ]
+    return _picture(f"[bold]{escape(m['name'])}[/]", rows, 56)
+
+
+def _party_picture() -> RenderableType:
+    rows = [
+        ("(1)", "The Silver Songbird (Bard), Party Leader\n[dim]+1 to your Hero effect rolls.[/]"),
+        ("", f"• {_card(_SABLE)} (Fighter, 7+)  [bold](3)[/] +4 on its rolls"),
+        ("(2)", f"+ {_card(_BAND)}: [dim]{escape(_BAND['text'])}[/]"),
+        ("(4)", "☠ [bold]Siren of the Black Lake[/]\n[dim]+1 to your Hero effect rolls.[/]"),
+        ("(5)", "Classes 2/6: Bard, Fighter · Slain 1/3"),
+    ]
+    return _picture("Player 1's Party", rows, 60)
+
+
+PICTURES = {
+    "hero-card": _hero_card_picture,
+    "monster-card": _monster_card_picture,
+    "party": _party_picture,
+}
+"""The How to play's pictures, by name, as `tavernkeep rules` draws them."""

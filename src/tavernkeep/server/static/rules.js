@@ -7,7 +7,7 @@
 // node}` in its renderer.js), so a rule shows a card or a map the way the table draws it;
 // the parts a picture's notes explain carry `data-note="1"`, "2", ..., and get a numbered
 // badge here. And anything on a board that carries `data-rule="section"` shows that rule
-// when pointed at or focused (`ruleTips`), with a way into the drawer.
+// when pointed at or focused (`ruleTips`), and opens it on "?".
 
 import { api, h, replace } from "./dom.js";
 import { rendererFor } from "./renderers/index.js";
@@ -150,6 +150,16 @@ function block(b, game) {
   return h("p", {}, runs(b.spans));
 }
 
+function runs(spans) {
+  return (spans || []).map((span) => {
+    if (span.link) return h("a", { href: `#rules-${span.link}`, text: span.text, onclick: jump(span.link) });
+    if (span.style === "b") return h("strong", { text: span.text });
+    if (span.style === "i") return h("em", { text: span.text });
+    if (span.style === "code") return h("code", { text: span.text });
+    return span.text;
+  });
+}
+
 // -- pictures ---------------------------------------------------------------------------
 
 /** A picture: the game's renderer draws it (once its module has loaded), a numbered badge
@@ -219,46 +229,66 @@ function placeBadges(drawing) {
 // -- a rule where it matters --------------------------------------------------------------
 
 let tip = null;
-let tipHide = 0;
+let tipShow = 0;
+const TIP_DELAY_MS = 250; // as a browser's own tooltip: not at every card the pointer crosses
 
 /** Show the rule of whatever on `container` carries `data-rule` when a person points at it
- *  or reaches it with the keyboard: the section's title and first lines, and "Read the
- *  rule", which opens the drawer there (as does "?" while it is pointed at). The section
- *  ids are the game's How to play's. One set of listeners a container, kept across
- *  redraws; called again (a replay of another game) it follows the new game. */
+ *  or reaches it with the keyboard: the section's title and first lines. "?" while it is
+ *  pointed at opens the drawer there, and so does a click on it where a click does nothing
+ *  else (a card that is a choice is played by its click: its choice has its own "?"). The
+ *  tip never takes the pointer, so it never stands between a person and a button. The
+ *  section ids are the game's How to play's. One set of listeners a container, kept
+ *  across redraws; called again (a replay of another game) it follows the new game. */
 export function ruleTips(container, game) {
   const listening = Boolean(container.dataset.rules);
   container.dataset.rules = game;
   if (listening) return;
   let pointed = null;
-  const show = async (event) => {
+  const marked = (event) => {
     const target = event.target.closest && event.target.closest("[data-rule]");
-    if (!target || !container.contains(target)) return;
+    return target && container.contains(target) ? target : null;
+  };
+  const show = (event) => {
+    const target = marked(event);
+    if (!target) return;
     const game = container.dataset.rules;
-    let rules;
-    try {
-      rules = await rulesOf(game);
-    } catch {
-      return; // no rules to show: the page says so where they are asked for
-    }
-    const section = (rules.sections || []).find((s) => s.id === target.dataset.rule);
-    if (!section) {
-      console.error(`rule tip failed: ${game} has no section "${target.dataset.rule}"`);
-      return;
-    }
-    pointed = section.id;
-    showTip(target, section, game);
+    const rule = target.dataset.rule;
+    pointed = rule;
+    clearTimeout(tipShow);
+    tipShow = setTimeout(async () => {
+      let rules;
+      try {
+        rules = await rulesOf(game);
+      } catch {
+        return; // no rules to show: the page says so where they are asked for
+      }
+      const section = (rules.sections || []).find((s) => s.id === rule);
+      if (!section) {
+        console.error(`rule tip failed: ${game} has no section "${rule}"`);
+        return;
+      }
+      // With the rules open beside the board, the tip would only repeat them (and the
+      // board, narrowed, moves under a pointer that did not).
+      if (document.body.classList.contains("rules-open")) return;
+      if (pointed === rule && target.isConnected) showTip(target, section, clickOpens(target));
+    }, TIP_DELAY_MS);
   };
   const leave = (event) => {
-    const target = event.target.closest && event.target.closest("[data-rule]");
+    const target = marked(event);
     if (!target || (event.relatedTarget && target.contains(event.relatedTarget))) return;
     pointed = null;
-    hideTipSoon();
+    hideTip();
   };
   container.addEventListener("mouseover", show);
   container.addEventListener("focusin", show);
   container.addEventListener("mouseout", leave);
   container.addEventListener("focusout", leave);
+  container.addEventListener("click", (event) => {
+    const target = marked(event);
+    if (!target || !clickOpens(target) || event.target.closest(ACTS)) return;
+    hideTip();
+    openRules(container.dataset.rules, target.dataset.rule);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "?" || !pointed || event.target.closest("input, textarea")) return;
     event.preventDefault();
@@ -267,37 +297,25 @@ export function ruleTips(container, game) {
   });
 }
 
-function showTip(target, section, game) {
-  clearTimeout(tipHide);
+/** What a click already does something with: a choice on the board, a control. */
+const ACTS = ".playable, button, a, input, select, textarea, [role=button]";
+
+function clickOpens(target) {
+  return !target.closest(ACTS) && !target.querySelector(".playable");
+}
+
+function showTip(target, section, opensOnClick) {
   if (!tip) {
     tip = h("div", { id: "rule-tip", class: "panel rule-tip", role: "tooltip", hidden: true });
-    tip.addEventListener("mouseenter", () => clearTimeout(tipHide));
-    tip.addEventListener("mouseleave", hideTipSoon);
     document.body.append(tip);
   }
   const first = (section.blocks || []).find((b) => b.kind === "p");
   replace(
     tip,
     h("strong", { class: "rule-tip-title", text: section.title }),
-    first ? h("p", {}, runs(first.spans)) : null,
-    h("button", {
-      type: "button",
-      class: "button secondary rule-tip-open",
-      text: "Read the rule (?)",
-      onclick: () => {
-        hideTip();
-        openRules(game, section.id);
-      },
-    }),
+    first ? h("p", {}, runs(first.spans).map((run) => (typeof run === "string" ? run : run.textContent))) : null,
+    h("p", { class: "rule-tip-more", text: opensOnClick ? "Click or press ? for the rule" : "Press ? for the rule" }),
   );
-  // Links inside the tip would jump in a drawer that is not open: they open it instead.
-  tip.querySelectorAll("a").forEach((a) => {
-    a.onclick = (event) => {
-      event.preventDefault();
-      hideTip();
-      openRules(game, a.getAttribute("href").replace("#rules-", ""));
-    };
-  });
   tip.hidden = false;
   const box = target.getBoundingClientRect();
   const width = tip.offsetWidth;
@@ -308,22 +326,6 @@ function showTip(target, section, game) {
 }
 
 function hideTip() {
-  clearTimeout(tipHide);
+  clearTimeout(tipShow);
   if (tip) tip.hidden = true;
-}
-
-/** Hidden after a moment, so that the pointer can move from the card onto the tip. */
-function hideTipSoon() {
-  clearTimeout(tipHide);
-  tipHide = setTimeout(hideTip, 250);
-}
-
-function runs(spans) {
-  return (spans || []).map((span) => {
-    if (span.link) return h("a", { href: `#rules-${span.link}`, text: span.text, onclick: jump(span.link) });
-    if (span.style === "b") return h("strong", { text: span.text });
-    if (span.style === "i") return h("em", { text: span.text });
-    if (span.style === "code") return h("code", { text: span.text });
-    return span.text;
-  });
 }

@@ -15,6 +15,9 @@
 // chance (`oddsText`), under each die of the play picker too. Under the trick, each suit
 // in play tells how it takes a trick and its crit, and the tie-breakers (the terminal
 // shows the same words: games/crits_and_tricks/terminal.py, SUIT_RULES and TIES).
+// What a person may ask about (a card, a suit, a die, a quest...) carries `data-rule`, the
+// section of HOW_TO_PLAY.md that explains it (the table shows it when pointed at), and
+// `pictures` draws the How to play's pictures with the same cards, dice and trick.
 
 import { h, makeClickable, oddsText, percent, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
@@ -41,6 +44,7 @@ let last = null;
 export function render(container, view, ctx) {
   last = { container, view, ctx };
   const board = new Board(view || {}, ctx || {});
+  board.syncPicking();
   replace(container, board.build());
 }
 
@@ -60,6 +64,11 @@ function suitKey(suit) {
 
 function icon(suit) {
   return (SUITS[suit] || { icon: "?" }).icon;
+}
+
+/** The section of the How to play that explains a suit: the Bards have their own. */
+function suitRule(suit) {
+  return suit === "Bard" ? "bards" : "suits";
 }
 
 /** "play:5,12,rogue" -> {kind: "play", args: [5, 12, "rogue"]}. */
@@ -92,7 +101,11 @@ function capitalise(word) {
 function suitChip(suit, extra = "") {
   return h(
     "span",
-    { class: `ct-suit ct-s-${suitKey(suit)}${extra ? ` ${extra}` : ""}`, title: (SUITS[suit] || {}).takes || "" },
+    {
+      class: `ct-suit ct-s-${suitKey(suit)}${extra ? ` ${extra}` : ""}`,
+      title: (SUITS[suit] || {}).takes || "",
+      dataset: { rule: suitRule(suit) },
+    },
     h("span", { class: "ct-suit-icon", "aria-hidden": "true", text: icon(suit) }),
     h("span", { class: "ct-suit-name", text: suit }),
   );
@@ -106,7 +119,7 @@ function dieEl(size, value, { used = false, extra = "" } = {}) {
     "span",
     {
       class: `ct-die ct-d${size}${used ? " ct-used" : ""}${extra ? ` ${extra}` : ""}`,
-      dataset: { die: String(size), value: String(value) },
+      dataset: { die: String(size), value: String(value), rule: "dice" },
       title: `d${size}: ${value}${used ? " (used this round)" : ""}`,
     },
     face,
@@ -135,7 +148,6 @@ class Board {
     this.claimed = new Set();
     this.me = this.mine() ? (view.seats || [])[ctx.seat] || null : null;
     this.cardSuit = new Map(((this.me && this.me.hand) || []).map((card) => [card.id, card.suit]));
-    this.syncPicking();
   }
 
   name(seat) {
@@ -212,12 +224,14 @@ class Board {
       { class: "ct-status status-strip" },
       h("span", {
         class: "ct-round pill big",
+        dataset: { rule: extra ? "end" : "goal" },
         text: extra ? `Round ${view.round} (extra round)` : `Round ${view.round} of ${rounds}`,
       }),
       over
         ? null
         : h("span", {
             class: "ct-trick-no pill",
+            dataset: { rule: "turn" },
             text: `Trick ${Math.min(view.trick, this.tricksARound())} of ${this.tricksARound()}`,
           }),
       h("span", { class: `ct-turn whose-turn${d && d.seat === this.ctx.seat && !over ? " mine" : ""}`, text: turn }),
@@ -249,7 +263,11 @@ class Board {
     return h(
       "section",
       { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
-      h("p", { class: `ct-question question${view.result ? " ct-result ending" : ""}`, text: this.question() }),
+      h("p", {
+        class: `ct-question question${view.result ? " ct-result ending" : ""}`,
+        dataset: view.result ? { rule: "end" } : {},
+        text: this.question(),
+      }),
       this.hint(),
       parts,
       !view.result && d && !this.asked ? h("p", { class: "ct-waiting waiting", text: this.waiting() }) : null,
@@ -502,7 +520,7 @@ class Board {
         const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)(?:; (.*))?$/.exec(label);
         const node = h(
           "article",
-          { class: "ct-challenge card ct-option", dataset: { barkeep: String(number - 1) } },
+          { class: "ct-challenge card ct-option", dataset: { barkeep: String(number - 1), rule: "barkeep" } },
           h(
             "header",
             { class: "ct-challenge-name card-name" },
@@ -574,7 +592,7 @@ class Board {
           slots.push(
             h(
               "div",
-              { class: `ct-slot seat-${seat % 6}${out ? " out" : ""}`, dataset: { seat: String(seat) } },
+              { class: `ct-slot seat-${seat % 6}${out ? " out" : ""}`, dataset: { seat: String(seat), rule: "turn" } },
               h("span", { class: "ct-slot-who" }, h("span", { class: "seat-swatch" }), this.name(seat)),
               h("span", { class: "ct-slot-note", text: out ? "no cards: sits out" : "to play" }),
             ),
@@ -586,7 +604,7 @@ class Board {
     const previous = tricks.length ? tricks[tricks.length - 1] : null;
     return h(
       "section",
-      { class: "ct-table", "aria-label": "The trick on the table" },
+      { class: "ct-table", "aria-label": "The trick on the table", dataset: { rule: "turn" } },
       h(
         "h3",
         { class: "ct-heading board-heading" },
@@ -607,7 +625,7 @@ class Board {
     if (!suits.length) return null;
     return h(
       "section",
-      { class: "ct-suit-rules", "aria-label": "Suits in play" },
+      { class: "ct-suit-rules", "aria-label": "Suits in play", dataset: { rule: "suits" } },
       h("h3", { class: "ct-heading board-heading" }, "Suits in play ", h("span", { class: "ct-count heading-count", text: "how each takes a trick, and its crit" })),
       h(
         "ul",
@@ -625,7 +643,7 @@ class Board {
           );
         }),
       ),
-      h("p", { class: "ct-small ct-ties", text: TIES }),
+      h("p", { class: "ct-small ct-ties", dataset: { rule: "suits" }, text: TIES }),
     );
   }
 
@@ -634,18 +652,21 @@ class Board {
     const classes = ["ct-played", "seat-panel", `seat-${entry.seat % 6}`, `ct-s-${suitKey(suit)}`];
     if (!entry.followed) classes.push("off-suit");
     if (taking) classes.push("taking");
+    // Each mark names the rule it comes from: following, a Bard, a re-roll, a crit.
+    const mark = (cls, text, rule, title = null) =>
+      h("span", { class: `ct-mark tag${cls ? ` ${cls}` : ""}`, dataset: { rule }, title, text });
     const marks = [];
-    if (lead) marks.push(h("span", { class: "ct-mark tag lead", text: "led" }));
-    else if (entry.followed) marks.push(h("span", { class: "ct-mark tag followed", text: suit === "Bard" ? `followed (as ${this.view.led})` : "followed" }));
-    else marks.push(h("span", { class: "ct-mark tag off", text: "off suit: cannot win" }));
-    if (lead && suit === "Bard" && this.view.led) marks.push(h("span", { class: "ct-mark tag", text: `as ${this.view.led}` }));
-    if (entry.rerolled) marks.push(h("span", { class: "ct-mark tag", text: "re-rolled" }));
-    if (entry.paladin) marks.push(h("span", { class: "ct-mark tag paladin", title: "wins a tie", text: "✠ wins a tie" }));
-    if (entry.last) marks.push(h("span", { class: "ct-mark tag rogue", title: "counts as played last for the tie-break", text: "† goes last" }));
+    if (lead) marks.push(mark("lead", "led", "turn"));
+    else if (entry.followed) marks.push(mark("followed", suit === "Bard" ? `followed (as ${this.view.led})` : "followed", suit === "Bard" ? "bards" : "turn"));
+    else marks.push(mark("off", "off suit: cannot win", "turn"));
+    if (lead && suit === "Bard" && this.view.led) marks.push(mark("", `as ${this.view.led}`, "bards"));
+    if (entry.rerolled) marks.push(mark("", "re-rolled", "dice"));
+    if (entry.paladin) marks.push(mark("paladin", "✠ wins a tie", "suits", "wins a tie"));
+    if (entry.last) marks.push(mark("rogue", "† goes last", "suits", "counts as played last for the tie-break"));
     return h(
       "article",
       { class: classes.join(" "), dataset: { seat: String(entry.seat), card: String(entry.card.id) } },
-      h("header", { class: "ct-slot-who" }, h("span", { class: "seat-swatch" }), this.name(entry.seat), taking ? h("span", { class: "ct-taking-tag tag", text: "taking it" }) : null),
+      h("header", { class: "ct-slot-who" }, h("span", { class: "seat-swatch" }), this.name(entry.seat), taking ? h("span", { class: "ct-taking-tag tag", dataset: { rule: "suits" }, text: "taking it" }) : null),
       h(
         "div",
         { class: "ct-played-body" },
@@ -653,7 +674,7 @@ class Board {
         dieEl(entry.die, entry.value),
       ),
       (entry.crits || []).length
-        ? h("div", { class: "ct-crits-used" }, h("span", { class: "ct-label", text: "Crits:" }), entry.crits.map((s) => suitChip(s, "small")))
+        ? h("div", { class: "ct-crits-used" }, h("span", { class: "ct-label", dataset: { rule: "suits" }, text: "Crits:" }), entry.crits.map((s) => suitChip(s, "small")))
         : null,
       h("div", { class: "ct-marks" }, marks),
     );
@@ -678,7 +699,7 @@ class Board {
       {
         class: `ct-card card ct-s-${suitKey(suit)}${small ? " small" : ""}`,
         "aria-label": suit,
-        dataset: { card: String(card.id), suit },
+        dataset: { card: String(card.id), suit, rule: suitRule(suit) },
       },
       h("span", { class: "ct-card-icon", "aria-hidden": "true", text: icon(suit) }),
       h("span", { class: "ct-card-name", text: suit }),
@@ -698,7 +719,7 @@ class Board {
     return h(
       "section",
       { class: `ct-hand seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
-      h("h3", { class: "ct-heading board-heading" }, "Your hand ", h("span", { class: "ct-count heading-count", text: plural(hand.length, "card") })),
+      h("h3", { class: "ct-heading board-heading", dataset: { rule: "table" } }, "Your hand ", h("span", { class: "ct-count heading-count", text: plural(hand.length, "card") })),
       hand.length
         ? h(
             "div",
@@ -749,7 +770,7 @@ class Board {
   questEl(quest, { scored = false } = {}) {
     return h(
       "article",
-      { class: `ct-quest card${scored ? " scored" : ""}`, dataset: { quest: String(quest.id) } },
+      { class: `ct-quest card${scored ? " scored" : ""}`, dataset: { quest: String(quest.id), rule: "quests" } },
       h("header", { class: "ct-quest-head" }, h("span", { class: "ct-quest-name card-name", text: quest.name }), h("span", { class: "ct-loot-tag", text: `${quest.loot} loot` })),
       h("p", { class: "ct-quest-text card-text", text: quest.text }),
     );
@@ -764,7 +785,7 @@ class Board {
       blocks.push(
         h(
           "section",
-          { class: "ct-quests ct-offer", "aria-label": "Quests dealt to you" },
+          { class: "ct-quests ct-offer", "aria-label": "Quests dealt to you", dataset: { rule: "quests" } },
           h("h3", { class: "ct-heading board-heading" }, "Quests dealt to you ", h("span", { class: "ct-count heading-count", text: "click the one to give up" })),
           h(
             "div",
@@ -787,7 +808,7 @@ class Board {
       blocks.push(
         h(
           "section",
-          { class: "ct-quests ct-public", "aria-label": "Quests for both players" },
+          { class: "ct-quests ct-public", "aria-label": "Quests for both players", dataset: { rule: "quests" } },
           h("h3", { class: "ct-heading board-heading" }, "Quests for both ", h("span", { class: "ct-count heading-count", text: "the first to meet one scores it" })),
           view.public_quests.length
             ? h("div", { class: "ct-quest-list" }, view.public_quests.map((q) => this.questEl(q)))
@@ -799,7 +820,7 @@ class Board {
       blocks.push(
         h(
           "section",
-          { class: "ct-quests ct-mine", "aria-label": "Your quests" },
+          { class: "ct-quests ct-mine", "aria-label": "Your quests", dataset: { rule: "quests" } },
           h("h3", { class: "ct-heading board-heading" }, "Your quests ", h("span", { class: "ct-count heading-count", text: "secret: only you see them" })),
           own.length
             ? h("div", { class: "ct-quest-list" }, own.map((q) => this.questEl(q)))
@@ -817,7 +838,7 @@ class Board {
     const d = this.decision;
     return h(
       "section",
-      { class: "ct-barkeep", "aria-label": "The Barkeep's Challenge" },
+      { class: "ct-barkeep", "aria-label": "The Barkeep's Challenge", dataset: { rule: "barkeep" } },
       h("h3", { class: "ct-heading board-heading" }, "The Barkeep's Challenge ", h("span", { class: "ct-count heading-count", text: "paid at the end of the round" })),
       b
         ? h(
@@ -863,16 +884,16 @@ class Board {
     const onTable = (view.table || []).find((c) => c.seat === seat);
     return h(
       "article",
-      { class: classes.join(" "), "aria-label": `${this.name(seat)}`, dataset: { seat: String(seat) } },
+      { class: classes.join(" "), "aria-label": `${this.name(seat)}`, dataset: { seat: String(seat), rule: "table" } },
       h(
         "header",
         { class: "ct-seat-head" },
         h("span", { class: "seat-swatch" }),
         h("span", { class: "ct-seat-name", text: this.name(seat) }),
         own ? h("span", { class: "you-tag", text: "you" }) : null,
-        winners.includes(seat) ? h("span", { class: "crown", title: "winner", text: "♛" }) : null,
+        winners.includes(seat) ? h("span", { class: "crown", title: "winner", dataset: { rule: "end" }, text: "♛" }) : null,
         d && d.seat === seat && !view.result ? h("span", { class: "ct-deciding deciding-tag", text: "deciding…" }) : null,
-        seat === view.leader && !view.result ? h("span", { class: "ct-leader tag", text: "leads" }) : null,
+        seat === view.leader && !view.result ? h("span", { class: "ct-leader tag", dataset: { rule: "turn" }, text: "leads" }) : null,
       ),
       h(
         "div",
@@ -887,7 +908,7 @@ class Board {
         h("dt", { text: "Loot" }),
         h(
           "dd",
-          { class: "ct-loot" },
+          { class: "ct-loot", dataset: { rule: "goal" } },
           h("strong", { class: "ct-loot-total", text: String(entry.loot) }),
           h("span", {
             class: "ct-loot-from",
@@ -904,6 +925,7 @@ class Board {
               h("dt", { text: "Quests" }),
               h("dd", {
                 class: "ct-quests-held",
+                dataset: { rule: "quests" },
                 text: this.kind() === "give_up" && !entry.quests_held && !view.result
                   ? "being dealt"
                   : own
@@ -915,7 +937,7 @@ class Board {
       (entry.scored || []).length
         ? h(
             "div",
-            { class: "ct-scored" },
+            { class: "ct-scored", dataset: { rule: "quests" } },
             h("span", { class: "ct-label", text: "Scored: " }),
             entry.scored.map((q) =>
               h("span", { class: "ct-scored-quest tag", title: q.text, dataset: { quest: String(q.id) }, text: `${q.name} (+${q.loot})` }),
@@ -931,7 +953,7 @@ class Board {
     const tricks = this.view.tricks || [];
     return h(
       "section",
-      { class: "ct-round-tricks", "aria-label": "Tricks of the round" },
+      { class: "ct-round-tricks", "aria-label": "Tricks of the round", dataset: { rule: "turn" } },
       h("h3", { class: "ct-heading board-heading" }, "Tricks of this round ", h("span", { class: "ct-count heading-count", text: plural(tricks.length, "trick") })),
       tricks.length
         ? h(
@@ -954,7 +976,7 @@ class Board {
                         title: `${this.name(p.seat)}: ${p.suit} on the d${p.die} showing ${p.value}${(p.crits || []).length ? `; crits: ${p.crits.join(", ")}` : ""}${p.followed ? "" : "; off suit"}`,
                       },
                       h("span", { class: "seat-swatch" }),
-                      h("span", { class: `ct-mini ct-s-${suitKey(p.suit)}`, text: icon(p.suit) }),
+                      h("span", { class: `ct-mini ct-s-${suitKey(p.suit)}`, dataset: { rule: suitRule(p.suit) }, text: icon(p.suit) }),
                       ` d${p.die}: ${p.value}`,
                       (p.crits || []).length ? h("span", { class: "ct-mini-crits", text: ` +${p.crits.map(icon).join("")}` }) : null,
                     ),
@@ -962,7 +984,7 @@ class Board {
                 ),
                 h(
                   "span",
-                  { class: `ct-trick-winner seat-fg-${trick.winner % 6}` },
+                  { class: `ct-trick-winner seat-fg-${trick.winner % 6}`, dataset: bards ? { rule: "goal" } : {} },
                   `→ ${this.name(trick.winner)}`,
                   bards ? ` (+${bards} loot)` : "",
                 ),
@@ -974,3 +996,91 @@ class Board {
   }
 }
 
+// -- pictures for the How to play ----------------------------------------------------------
+
+/** Number the parts of a drawing that the picture's notes explain, in order. */
+function note(drawing, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = drawing.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return drawing;
+}
+
+/** A board for a picture: a made-up view, seen by nobody, with no choice to make. */
+function pictureBoard(view) {
+  return new Board(view, { seat: null, legal: [] });
+}
+
+/** One card played to a made-up trick, as the view's `table` holds it. */
+function lay(seat, suit, die, value, followed = true) {
+  return { seat, card: { id: seat, suit }, followed, die, value, rerolled: false, crits: [], paladin: false, last: false };
+}
+
+/** A made-up moment: a Druid trick, four players, everyone has played (a Bard followed,
+ * Player 3 could not follow); the second-highest value, Player 2's 7, is taking it. */
+const PICTURE_TRICK = {
+  players: 4,
+  round: 1,
+  rounds: 3,
+  trick: 3,
+  tricks_per_round: TRICKS_A_ROUND,
+  leader: 0,
+  led: "Druid",
+  winning: 1,
+  suits: ["Barbarian", "Druid", "Paladin", "Bard"],
+  table: [lay(0, "Druid", 10, 9), lay(1, "Druid", 12, 7), lay(2, "Barbarian", 20, 8, false), lay(3, "Bard", 6, 4)],
+  seats: [0, 1, 2, 3].map((seat) => ({ seat, hand_size: 6 })),
+  tricks: [],
+};
+
+/** Your six dice at that moment: the d6 and the d12 played in earlier tricks. */
+const PICTURE_DICE = [
+  [4, 3, false],
+  [6, 2, true],
+  [8, 5, false],
+  [10, 7, false],
+  [12, 11, true],
+  [20, 14, false],
+];
+
+/** Seedling, a quest of our standard pack (content/standard.toml). */
+const PICTURE_QUEST = { id: 0, name: "Seedling", text: "Take a Druid trick with your d6.", loot: 3 };
+
+export const pictures = {
+  /** A card of the hand and the dice it is played with: what each tells. */
+  hand: () => {
+    const board = pictureBoard({ players: 3, suits: ["Wizard", "Druid", "Paladin", "Bard"] });
+    return note(
+      h(
+        "div",
+        { class: "ct board ct-picture ct-picture-hand" },
+        h("div", { class: "ct-group ct-s-wizard" }, board.cardEl({ id: 0, suit: "Wizard" })),
+        h(
+          "div",
+          { class: "ct-dice", "aria-label": "your dice" },
+          PICTURE_DICE.map(([size, value, used]) => dieEl(size, value, { used })),
+        ),
+      ),
+      [".ct-card-name", ".ct-card-rule", ".ct-card-crit", '.ct-die[data-die="8"]', ".ct-die.ct-used"],
+    );
+  },
+  /** A trick on the table and the suit key under it. */
+  trick: () => {
+    const board = pictureBoard(PICTURE_TRICK);
+    return note(h("div", { class: "ct board ct-picture ct-picture-trick" }, board.trickOnTable(), board.suitRules()), [
+      ".ct-table .ct-heading .ct-count",
+      '.ct-played[data-seat="3"] .ct-mark.followed',
+      ".ct-played.off-suit .ct-mark.off",
+      ".ct-played.taking .ct-taking-tag",
+      ".ct-suit-rules .ct-rule-list",
+    ]);
+  },
+  /** A quest card: its name, task and loot. */
+  "quest-card": () =>
+    note(h("div", { class: "ct board ct-picture ct-picture-quest" }, pictureBoard({}).questEl(PICTURE_QUEST)), [
+      ".ct-quest-name",
+      ".ct-quest-text",
+      ".ct-loot-tag",
+    ]),
+};

@@ -8,7 +8,10 @@
 // card with several such actions (an Item that may go onto either Hero) carries one
 // button for each. Modifiers are offered beside the roll they change, with the total they
 // would make. Every other legal action is a button in the decision box, so each choice is
-// reachable from the board as well as from the frame's own list.
+// reachable from the board as well as from the frame's own list. What a person may ask
+// about carries `data-rule`, the section of HOW_TO_PLAY.md that explains it (the table
+// shows it when pointed at), and `pictures` draws the How to play's pictures with the same
+// cards.
 
 import { h, makeClickable, oddsText, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
@@ -33,6 +36,15 @@ const WHAT_NAMES = {
   magic: "Magic card",
   modifier: "Modifier",
   challenge: "Challenge card",
+};
+// The section of HOW_TO_PLAY.md that explains each kind of card (its `data-rule`).
+const KIND_RULES = {
+  hero: "heroes",
+  item: "items",
+  cursed_item: "items",
+  magic: "magic",
+  modifier: "modifiers",
+  challenge: "challenges",
 };
 // Verbs of a pick whose choices are Monsters, not cards (the others pick card ids).
 const MONSTER_VERBS = new Set(["replace", "attack", "slay"]);
@@ -290,7 +302,12 @@ class Board {
         ? null
         : h(
             "span",
-            { class: "slay-ap", role: "img", "aria-label": `${plural(points, "action point")} left` },
+            {
+              class: "slay-ap",
+              role: "img",
+              "aria-label": `${plural(points, "action point")} left`,
+              dataset: { rule: "turn" },
+            },
             Array.from({ length: Math.max(points, 3) }, (_, i) =>
               h("span", { class: `slay-ap-pip${i < points ? " full" : ""}` }),
             ),
@@ -320,7 +337,7 @@ class Board {
     for (const entry of this.legal) {
       if (!this.claimed.has(entry.action)) buttons.push(this.button(entry));
     }
-    return h(
+    const box = h(
       "section",
       { class: classes.join(" "), "aria-label": "The decision", "aria-live": "polite" },
       h("p", { class: `slay-question question${view.result ? " slay-result ending" : ""}`, text: this.question(asked) }),
@@ -331,6 +348,10 @@ class Board {
       buttons.length ? h("div", { class: "slay-choices choices" }, buttons) : null,
       !view.result && d && !asked ? h("p", { class: "slay-waiting waiting", text: this.waitingFor() }) : null,
     );
+    // No rule tips here: a tip opens under what is pointed at, over the choices below it,
+    // and each choice links to its rule already.
+    box.querySelectorAll("[data-rule]").forEach((node) => delete node.dataset.rule);
+    return box;
   }
 
   /** The question of the moment, in the words of the seat that is asked. */
@@ -602,7 +623,7 @@ class Board {
       { class: "slay-monsters", "aria-label": "Monsters" },
       h(
         "h3",
-        { class: "slay-heading board-heading" },
+        { class: "slay-heading board-heading", dataset: { rule: "monsters" } },
         "Monsters ",
         h("span", {
           class: "slay-count heading-count",
@@ -625,7 +646,7 @@ class Board {
       {
         class: `slay-monster card${slain ? " slain" : ""}`,
         "aria-label": monster.name,
-        dataset: { monster: String(monster.id) },
+        dataset: { monster: String(monster.id), rule: "monsters" },
       },
       h("header", { class: "slay-card-name card-name", text: monster.name }),
       slain
@@ -673,7 +694,7 @@ class Board {
       {
         class: `slay-card card kind-${kind.replace(/[^a-z_]/g, "")}${small ? " small" : ""}`,
         "aria-label": card.name,
-        dataset: { card: String(card.id) },
+        dataset: { card: String(card.id), rule: KIND_RULES[kind] || "table" },
       },
       h(
         "header",
@@ -702,7 +723,14 @@ class Board {
     const marks = [];
     if (hero.bonus) {
       const why = "added to its rolls before any Modifier (Leader, slain Monsters, Item, boosts)";
-      marks.push(h("span", { class: "slay-mark tag bonus", title: why, text: `${signed(hero.bonus)} on its rolls` }));
+      marks.push(
+        h("span", {
+          class: "slay-mark tag bonus",
+          title: why,
+          dataset: { rule: "dice" },
+          text: `${signed(hero.bonus)} on its rolls`,
+        }),
+      );
     }
     if (hero.warded) {
       const why = "cannot be destroyed, stolen or returned until its warder's next turn";
@@ -727,7 +755,7 @@ class Board {
       {
         class: `slay-item kind-${String(item.kind).replace(/[^a-z_]/g, "")}`,
         "aria-label": item.name,
-        dataset: { card: String(item.id) },
+        dataset: { card: String(item.id), rule: "items" },
       },
       h("span", { class: "slay-kind", text: KIND_NAMES[item.kind] || "Item" }),
       h("span", { class: "slay-item-name card-name", text: item.name }),
@@ -760,7 +788,7 @@ class Board {
       { class: `slay-hand well seat-${this.ctx.seat % 6}`, "aria-label": "Your hand" },
       h(
         "h3",
-        { class: "slay-heading board-heading" },
+        { class: "slay-heading board-heading", dataset: { rule: "table" } },
         "Your hand ",
         h("span", { class: "slay-count heading-count", text: plural(me.hand.length, "card") }),
       ),
@@ -821,6 +849,7 @@ class Board {
         h("span", {
           class: "slay-hand-size",
           title: own ? "cards in your hand" : "cards in their hand (hidden)",
+          dataset: { rule: "table" },
           text: `${plural(entry.hand_size, "card")} in hand`,
         }),
       ),
@@ -853,17 +882,19 @@ class Board {
         h("span", {
           class: "slay-classes",
           title: "a Party of all six classes at the end of its turn wins",
+          dataset: { rule: "goal" },
           text: `Classes ${have.length}/6${have.length ? `: ${have.join(", ")}` : ""}`,
         }),
         entry.attack_bonus
-          ? h("span", { class: "slay-bonus", text: `ATTACK rolls ${signed(entry.attack_bonus)}` })
+          ? h("span", { class: "slay-bonus", dataset: { rule: "dice" }, text: `ATTACK rolls ${signed(entry.attack_bonus)}` })
           : null,
         entry.challenge_bonus
-          ? h("span", { class: "slay-bonus", text: `CHALLENGE rolls ${signed(entry.challenge_bonus)}` })
+          ? h("span", { class: "slay-bonus", dataset: { rule: "dice" }, text: `CHALLENGE rolls ${signed(entry.challenge_bonus)}` })
           : null,
         h("span", {
           class: "slay-slain-count",
           title: "three slain Monsters win",
+          dataset: { rule: "goal" },
           text: `Slain ${(entry.slain || []).length}/3`,
         }),
       ),
@@ -873,7 +904,7 @@ class Board {
   leaderEl(leader, own) {
     const node = h(
       "div",
-      { class: "slay-leader card", "aria-label": `Party Leader ${leader.name}` },
+      { class: "slay-leader card", "aria-label": `Party Leader ${leader.name}`, dataset: { rule: "leaders" } },
       h(
         "header",
         { class: "slay-card-head" },
@@ -901,7 +932,7 @@ class Board {
       { class: "slay-piles", "aria-label": "The piles" },
       h(
         "div",
-        { class: "slay-deck" },
+        { class: "slay-deck", dataset: { rule: "table" } },
         h("div", {
           class: `slay-card-back${view.deck ? "" : " empty"}`,
           "aria-hidden": "true",
@@ -914,7 +945,7 @@ class Board {
         { class: "slay-discard" },
         h(
           "h3",
-          { class: "slay-heading board-heading" },
+          { class: "slay-heading board-heading", dataset: { rule: "table" } },
           "Discard pile ",
           h("span", { class: "slay-count heading-count", text: plural(discard.length, "card") }),
         ),
@@ -958,10 +989,11 @@ function odds(entry) {
   const plain = oddsText(Object.fromEntries(all.filter(([name]) => !name.includes("with your"))));
   const helped = oddsText(Object.fromEntries(all.filter(([name]) => name.includes("with your"))));
   return [
-    plain ? h("span", { class: "slay-odds odds", text: plain }) : null,
+    plain ? h("span", { class: "slay-odds odds", dataset: { rule: "dice" }, text: plain }) : null,
     helped
       ? h("span", {
           class: "slay-odds-hand",
+          dataset: { rule: "dice" },
           title: "if you play the Modifiers in your hand as the roll needs, and nobody else plays one",
           text: helped,
         })
@@ -969,3 +1001,106 @@ function odds(entry) {
   ];
 }
 
+
+// -- pictures for the How to play ------------------------------------------------------
+
+/** Cards of our pack as a view shows them (rules.py card_face, monster_face): a picture
+ *  explains, it does not deal, so nothing here is from a game in play. */
+const PICTURE_HERO = { id: 11, name: "Sable Warbrand", kind: "hero", class: "Fighter", roll: 7, text: "DESTROY a Hero card." };
+const PICTURE_OGRE = {
+  id: 0,
+  name: "Grimtooth Ogre",
+  heroes: 2,
+  classes: [],
+  slay: "8+",
+  punishment: "5-",
+  punishes: "SACRIFICE a Hero",
+  skill: "+1 each time an opponent plays a Modifier on your roll.",
+  draws: 0,
+};
+const PICTURE_SIREN = {
+  id: 6,
+  name: "Siren of the Black Lake",
+  heroes: 1,
+  classes: ["Bard"],
+  slay: "8+",
+  punishment: "4-",
+  punishes: "DISCARD 2 cards",
+  skill: "+1 to your Hero effect rolls.",
+  draws: 0,
+};
+/** A Party: The Silver Songbird leads, Sable Warbrand holds a Band of Fortune, and the
+ *  Siren is slain (+1 Leader, +1 Siren, +2 Band on Sable's rolls). */
+const PICTURE_PARTY = {
+  seat: 0,
+  leader: { id: 0, name: "The Silver Songbird", class: "Bard", skill: "+1 to your Hero effect rolls." },
+  party: [
+    {
+      ...PICTURE_HERO,
+      printed_class: "Fighter",
+      bonus: 4,
+      item: { id: 54, name: "Band of Fortune", kind: "item", text: "+2 to the equipped Hero's rolls." },
+      warded: false,
+      rolled: false,
+    },
+  ],
+  slain: [PICTURE_SIREN],
+  hand_size: 5,
+  attack_bonus: 0,
+  challenge_bonus: 0,
+  hand: null,
+};
+
+/** A board that offers nothing and names no one: the pictures' cards are drawn by it. */
+function pictureBoard(table = []) {
+  return new Board({ table, current: null, decision: null }, { seat: null, legal: [], seatNames: [], onAction() {} });
+}
+
+/** Number the parts of a drawing that the picture's notes explain, in order. */
+function note(node, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = node.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return node;
+}
+
+export const pictures = {
+  /** A Hero card as your hand shows it: its kind, class, roll and effect. */
+  "hero-card": () =>
+    h(
+      "div",
+      { class: "slay board slay-picture" },
+      note(h("div", {}, pictureBoard().cardEl(PICTURE_HERO)), [
+        ".slay-kind",
+        ".slay-class",
+        ".slay-need-roll",
+        ".slay-card-text",
+      ]),
+    ),
+  /** A Monster face up: what it asks of a Party, its two ranges, the skill it gives. */
+  "monster-card": () =>
+    h(
+      "div",
+      { class: "slay board slay-picture" },
+      note(h("div", {}, pictureBoard().monsterEl(PICTURE_OGRE)), [
+        ".slay-need",
+        ".slay-slay",
+        ".slay-punish",
+        ".slay-skill",
+      ]),
+    ),
+  /** A Party: its Leader, a Hero with its Item and bonus, a slain Monster, the score. */
+  party: () =>
+    h(
+      "div",
+      { class: "slay board slay-picture" },
+      note(pictureBoard([PICTURE_PARTY]).party(PICTURE_PARTY), [
+        ".slay-leader",
+        ".slay-item",
+        ".slay-mark.bonus",
+        ".slay-slain .slay-monster",
+        ".slay-party-foot",
+      ]),
+    ),
+};
