@@ -391,7 +391,10 @@ def test_choosing_a_player_says_for_which_effect(monkeypatch: pytest.MonkeyPatch
     lines = at_the_terminal(st, monkeypatch)
     wanted = "▶ Player 1 to choose a player for Sable Warbrand: DESTROY a Hero card. (you)"
     assert wanted in lines
-    assert "1. Choose Player 2" in lines
+    # The roll to come, beside each player it could take from.
+    chance = GAME.odds(st, Action("target", 2))["on the roll"]
+    choices = [line for line in lines if line.startswith("1. Choose Player 2")]
+    assert choices and f"{chance:.0%} on the roll" in choices[0], choices
 
 
 def test_choosing_a_player_for_a_magic_card_or_a_skill_names_it() -> None:
@@ -419,7 +422,8 @@ def test_choosing_a_player_for_a_magic_card_or_a_skill_names_it() -> None:
 
 
 def test_every_roll_choice_over_random_games_has_its_chance() -> None:
-    """Over random games: every choice that rolls shows a chance, and no other does."""
+    """Over random games: every choice that rolls shows a chance, and so does a player or a
+    card aimed at before a Hero's roll (the roll's chance, "on the roll"); no other does."""
     rolls_seen: set[str] = set()
     for seed in range(8):
         st = GAME.setup(GAME.make_config({"players": 2 + seed % 5}), seed, GAME.load_pack())
@@ -434,13 +438,19 @@ def test_every_roll_choice_over_random_games_has_its_chance() -> None:
                     "encore",
                     "attack",
                 )
+                aims = len(st.stack) > 1 and st.stack[-2].kind == "hero_roll"
+                aims = aims and (action.kind == "target" or top.kind == "aim")
+                if aims:
+                    rolls_seen.add("aim")
+                    assert "on the roll" in odds, odds
+                    continue
                 assert bool(odds) == rolls, (action, GAME.label(st, action), odds)
                 assert all(0.0 <= p <= 1.0 for p in odds.values())
                 if rolls:
                     rolls_seen.add(verb or action.kind)
                     assert re.search(r"\d+\+|\d+-|2d6", GAME.label(st, action)), action
             GAME.apply(st, actions[rng.below(len(actions))], False)
-    assert {"roll", "attack", "challenge"} <= rolls_seen
+    assert {"roll", "attack", "challenge", "aim"} <= rolls_seen
 
 
 def test_the_dice_section_of_how_to_play_says_what_the_screen_shows() -> None:

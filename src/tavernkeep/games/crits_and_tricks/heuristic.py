@@ -9,6 +9,8 @@ tricks ahead in proportion to how well it fits the suits left in hand, so a 20 i
 a Barbarian or Paladin trick and a 1 for a Rogue trick: that is the pairing planned over
 the round. Re-rolls and crits are taken when they raise the chance by more than the card
 or the risk costs. It reads only its view and the public pack.
+
+The tutor's line of why for a choice (reasons.py) puts this reading in words.
 """
 
 from __future__ import annotations
@@ -151,6 +153,16 @@ class Reading:
         followed = not self.table or suit in (led, BARD)
         if not followed:
             return 0.0
+        lays = self.lays_with(suit, value, size, paladin)
+        if winner(led, lays) != self.me:
+            return 0.0
+        chance = 1.0
+        for seat in self.threats(lays, led, value, size, paladin):
+            chance *= 1.0 - 0.85 * self.follow_odds(seat, led)
+        return chance
+
+    def lays_with(self, suit: int, value: int, size: int, paladin: bool) -> list[Lay]:
+        """The cards on the table, and this bot's card last on its die (as followed)."""
         lays = [
             Lay(
                 c["seat"],
@@ -164,10 +176,13 @@ class Reading:
             for k, c in enumerate(self.table)
         ]
         lays.append(Lay(self.me, suit, True, size, value, len(lays), 2 if paladin else -1))
-        if winner(led, lays) != self.me:
-            return 0.0
+        return lays
+
+    def threats(self, lays: list[Lay], led: int, value: int, size: int, paladin: bool) -> list[int]:
+        """The opponents still to play who hold an unused die that would beat this bot's
+        card, should they follow suit (their dice are public, their cards are not)."""
         lead_size = lays[0].die
-        chance = 1.0
+        found = []
         for seat in self.later_seats():
             theirs = [
                 (d["value"], d["die"]) for d in self.seats[seat]["dice"] if not d["used"]
@@ -179,14 +194,20 @@ class Reading:
                     beats(led, lead_size, (value, size), t) for t in theirs
                 )
             if can:
-                chance *= 1.0 - 0.85 * self.follow_odds(seat, led)
-        return chance
+                found.append(seat)
+        return found
 
     def druid_loses(self, lays: list[Lay], seat: int, theirs: tuple[int, int]) -> bool:
         extra = Lay(seat, DRUID, True, theirs[1], theirs[0], len(lays), -1)
         return winner(DRUID, [*lays, extra]) != self.me
 
     # -- what a trick and a die are worth ----------------------------------------------
+
+    def expected(self, chance: float, suit: int, value: int, size: int, led: int) -> float:
+        """The trick's worth, won with `chance` and lost otherwise."""
+        return chance * self.trick_worth(suit, value, size, led, True) + (
+            1 - chance
+        ) * self.trick_worth(suit, value, size, led, False)
 
     def trick_worth(self, suit: int, value: int, size: int, led: int, won: bool) -> float:
         bards = sum(1 for c in self.table if c["card"]["suit"] == "Bard") + (suit == BARD)
@@ -232,9 +253,7 @@ class Reading:
             self.led if self.table else suit
         )
         chance = self.win_chance(suit, value, size, led, paladin=False)
-        gain = chance * self.trick_worth(suit, value, size, led, True) + (
-            1 - chance
-        ) * self.trick_worth(suit, value, size, led, False)
+        gain = self.expected(chance, suit, value, size, led)
         # A Bard kept in hand always follows and may be a point later.
         card_cost = 0.3 if suit == BARD else 0.0
         return gain - self.keep_worth(value, size, index) - card_cost
@@ -254,17 +273,13 @@ class Reading:
         total = 0.0
         for face in range(1, size + 1):
             chance = self.win_chance_on_table(suit, face, size, led, paladin)
-            total += chance * self.trick_worth(suit, face, size, led, True) + (
-                1 - chance
-            ) * self.trick_worth(suit, face, size, led, False)
+            total += self.expected(chance, suit, face, size, led)
         return total / size
 
     def now_value(self) -> float:
         suit, value, size, led, paladin = self.current()
         chance = self.win_chance_on_table(suit, value, size, led, paladin)
-        return chance * self.trick_worth(suit, value, size, led, True) + (
-            1 - chance
-        ) * self.trick_worth(suit, value, size, led, False)
+        return self.expected(chance, suit, value, size, led)
 
     def win_chance_on_table(
         self, suit: int, value: int, size: int, led: int, paladin: bool
@@ -308,10 +323,7 @@ class Reading:
         paladin: bool,
     ) -> float:
         def worth(v: int, s: int, pal: bool) -> float:
-            chance = self.win_chance_on_table(suit, v, s, led, pal)
-            return chance * self.trick_worth(suit, v, s, led, True) + (
-                1 - chance
-            ) * self.trick_worth(suit, v, s, led, False)
+            return self.expected(self.win_chance_on_table(suit, v, s, led, pal), suit, v, s, led)
 
         if crit_suit == BARBARIAN:
             return worth(value + int(action.args[1]), size, paladin)
@@ -336,6 +348,12 @@ class Reading:
 
     def quest_worth(self, quest: Quest) -> float:
         """Loot times a rough chance: every condition a quest sets makes it harder."""
+        return quest.loot * self.quest_chance(quest)
+
+    def quest_chance(self, quest: Quest) -> float:
+        """A rough chance to meet a quest: 3 in 4 for each condition, half for each time
+        beyond the first, half again as likely with a card of its suit in hand (it may go
+        above 1: it ranks quests, it is no probability)."""
         when = quest.when
         conditions = sum(
             1
@@ -352,9 +370,13 @@ class Reading:
         chance = 0.75**conditions * (0.5 ** (quest.times - 1))
         if when.suit is not None and SUITS.index(when.suit) in self.hand:
             chance *= 1.5
-        return quest.loot * chance
+        return chance
 
     def barkeep_taste(self, b: int) -> float:
+        return self.barkeep_fit(b) * self.pack.barkeep[b].loot
+
+    def barkeep_fit(self, b: int) -> float:
+        """How well this round's hand and dice suit challenge `b`, about 0 to 1."""
         challenge = self.pack.barkeep[b]
         measure = challenge.measure
         bards = sum(1 for s in self.hand if s == BARD)
@@ -374,4 +396,4 @@ class Reading:
         }[measure]
         if challenge.best == "fewest":
             score = 1.0 - score
-        return float(score) * challenge.loot
+        return float(score)

@@ -12,6 +12,8 @@ A card's worth is computed from its effect's steps (DRAW is a card, DESTROY a He
 Hero, ...), never from its name, so a designer's new card is valued by what it does. The
 bot reads only its seat's view, the legal actions with their exact odds, and the pack
 (public: every player may read every card).
+
+The tutor's line of why for a choice (reasons.py) puts this reading in words.
 """
 
 from __future__ import annotations
@@ -547,7 +549,6 @@ class Reading:
         if eid < 0:
             return False
         return any(s.verb == "draw" and s.who == "chosen_player" for s in self.cat.effects[eid])
-
 
 def _matches(kind: str, what: str) -> bool:
     return what == "card" or what == kind or (what == "any_item" and kind in (ITEM, CURSED))

@@ -88,12 +88,9 @@ def resolve_roll(
             say(ev, "loot", f"{who(st, seat)} finds nothing", seat=seat, success=False)
     elif what == "spell":
         if success:
-            # Imported here: effects.py starts rolls (Cast Spell, a card's free Loot),
-            # so it imports this module; a cast spell's roll, once it stands, runs
-            # the spell's effects.
-            from tavernkeep.games.side_quest.effects import run_effects
-
-            run_effects(st, seat, target, 0, ev)
+            # The spell's effects run next, as a frame the turn resolves by itself
+            # (turn.py): effects.py starts rolls, so this module leaves effects to it.
+            st.stack.append(Decision(seat, "cast", (target,)))
         else:
             say(ev, "cast", f"The spell fails ({dice[0][0]})", seat=seat)
     elif what == "key":

@@ -27,7 +27,7 @@ from tavernkeep.games.side_quest.cards import (
 )
 from tavernkeep.games.side_quest.combat import hit_targets
 from tavernkeep.games.side_quest.dungeon import Events, refresh, say, seat_order
-from tavernkeep.games.side_quest.effects import use_actions, use_card
+from tavernkeep.games.side_quest.effects import run_effects, use_actions, use_card
 from tavernkeep.games.side_quest.heroes import (
     LOOT_ROLL,
     bonus,
@@ -51,7 +51,7 @@ ACTIONS_A_TURN = 3
 END = Action("end")
 LOOT = Action("loot")
 TRADE = Action("trade")
-AUTOMATIC = frozenset({"round", "hero_turn", "monsters", "activate", "end_phase"})
+AUTOMATIC = frozenset({"round", "hero_turn", "monsters", "activate", "end_phase", "cast"})
 """Frames the rules resolve by themselves; every other frame is a seat's decision."""
 ENDINGS = {
     "boss-slain": "the Boss was slain",
@@ -92,6 +92,9 @@ def advance(st: SideQuestState, ev: Events) -> None:
                 activate(st, st.queue.pop(0), ev)
         elif kind == "end_phase":
             end_phase(st, ev)
+        elif kind == "cast":
+            # A spell whose roll stands (rolls.py): its effects, which may ask a seat.
+            run_effects(st, top.seat, top.args[0], 0, ev)
     if st.ending:
         st.stack.clear()
         verb = "win" if st.ending == "boss-slain" else "lose"
