@@ -23,8 +23,7 @@ from typing import Any
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.errors import SeatError
-from tavernkeep.engine.game import Game
-from tavernkeep.engine.match import Agent
+from tavernkeep.engine.game import Agent, Game
 
 BOTS = ("random", "heuristic", "mcts")
 

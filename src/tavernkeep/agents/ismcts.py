@@ -77,8 +77,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tavernkeep.engine.actions import Action
-from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.match import Agent, InfoSet
+from tavernkeep.engine.game import Agent, Game, Result
+from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng
 
 EXPLORATION = 0.7

@@ -12,8 +12,8 @@ from tavernkeep.engine.errors import (
     TavernkeepError,
 )
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.game import Agent, Game, Result
+from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.records import GameRecord
 from tavernkeep.engine.rng import Rng, ScriptedRng, derive_seed
 

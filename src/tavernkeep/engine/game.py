@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, get_args
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,8 +25,19 @@ from tavernkeep.engine.events import Event
 from tavernkeep.engine.howto import HowToPlay
 from tavernkeep.engine.rng import Rng
 
-if TYPE_CHECKING:
-    from tavernkeep.engine.match import Agent
+
+class Agent(Protocol):
+    """Anything that can take a seat: a bot, a person at a terminal, a websocket. It is
+    handed its seat's `InfoSet` (engine/match.py: the view, the legal actions, their
+    labels and odds, nothing more) and answers with one of the legal actions.
+
+    Declared here, below `match.py`, because a game names its own bot
+    (`Game.heuristic_agent`) and needs no more of a seat than this."""
+
+    name: str
+
+    def choose(self, info: Any) -> Action: ...
+
 
 Kind = Literal["competitive", "cooperative", "solo"]
 

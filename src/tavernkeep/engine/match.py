@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,7 +19,7 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import ConfigError, IllegalAction, RecordError
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game, Result
+from tavernkeep.engine.game import Agent, Game, Result
 from tavernkeep.engine.records import GameRecord, action_at, open_record, shorten
 from tavernkeep.engine.rng import Rng, derive_seed
 
@@ -63,14 +63,6 @@ class InfoSet:
             # again would draw from the same odds, at the price of every deck's shuffle.
             return self.game.clone(self._state)
         return self.game.determinize(self._state, self.seat, rng)
-
-
-class Agent(Protocol):
-    """Anything that can take a seat: a bot, a person at a terminal, a websocket."""
-
-    name: str
-
-    def choose(self, info: InfoSet) -> Action: ...
 
 
 EventSink = Callable[[list[Event], Any], None]

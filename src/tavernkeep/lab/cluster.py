@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from tavernkeep.engine.errors import ConfigError
 
-if TYPE_CHECKING:
-    from tavernkeep.lab.simulate import Job, Totals
+J = TypeVar("J")
+R = TypeVar("R")
 
 LOCAL = "local"
 """The `--ray` value for a Ray started on this machine rather than joined."""
@@ -82,14 +82,15 @@ def connect(address: str) -> Any:
     return ray
 
 
-def run_on_ray(jobs: Sequence[Job], address: str, take: Callable[[int, Totals], None]) -> None:
-    """Play every job as a Ray task and hand each part to `take` as it finishes."""
-    from tavernkeep.lab.simulate import play_job
-
+def run_on_ray(
+    jobs: Sequence[J], address: str, play: Callable[[J], R], take: Callable[[R], None]
+) -> None:
+    """Run `play` on every job as a Ray task and hand each result to `take` as it
+    finishes. What a job is and how it is played is the caller's (lab/simulate.py)."""
     ray = connect(address)
-    play = ray.remote(play_job)
-    pending = [play.remote(job) for job in jobs]
+    remote = ray.remote(play)
+    pending = [remote.remote(job) for job in jobs]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
-            take(*ray.get(ref))
+            take(ray.get(ref))

@@ -27,6 +27,7 @@ from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.match import Match
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
+from tavernkeep.lab.cluster import run_on_ray
 from tavernkeep.lab.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -264,9 +265,7 @@ def simulate_many(
             on_progress(part.games)
 
     if ray is not None:
-        from tavernkeep.lab.cluster import run_on_ray
-
-        run_on_ray(jobs, ray, take)
+        run_on_ray(jobs, ray, play_job, lambda played: take(*played))
     elif workers == 1:
         for job in jobs:
             take(*play_job(job))

@@ -16,7 +16,8 @@ from gymnasium import spaces
 
 from tavernkeep.agents import make_bot
 from tavernkeep.engine.errors import ConfigError
-from tavernkeep.engine.match import Agent, InfoSet
+from tavernkeep.engine.game import Agent
+from tavernkeep.engine.match import InfoSet
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.rl.table import Mask, Table, Vector

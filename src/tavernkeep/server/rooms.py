@@ -38,8 +38,8 @@ from tavernkeep.engine.errors import (
     TavernkeepError,
 )
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game
-from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.game import Agent, Game
+from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
 from tavernkeep.engine.takeback import tells_nothing

@@ -14,8 +14,8 @@ from tavernkeep.agents.advice import advise
 from tavernkeep.engine.actions import PASS, Action
 from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game
-from tavernkeep.engine.match import Agent, InfoSet, Match
+from tavernkeep.engine.game import Agent, Game
+from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.records import destination_problem
 from tavernkeep.engine.rng import Rng, random_seed
 from tavernkeep.games import get_game

@@ -27,8 +27,7 @@ from tavernkeep.engine.content import Derived, Pack
 from tavernkeep.engine.decisions import Decision
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.events import Event
-from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.match import Agent
+from tavernkeep.engine.game import Agent, Game, Result
 from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import tally_facts
