@@ -747,7 +747,7 @@ def test_a_question_mark_at_the_prompt_shows_the_rules_then_asks_again(
     assert json.loads(record.read_text())["actions"][0] == "quest:1"
 
 
-def test_play_with_advice_shows_each_choices_chance_and_plays_the_same_game(
+def test_play_with_advice_shows_each_choices_chance_and_why_and_plays_the_same_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     records = []
@@ -760,6 +760,9 @@ def test_play_with_advice_shows_each_choices_chance_and_plays_the_same_game(
         assert code == 0, err
         advised = re.findall(r"win \d+%", out)
         assert bool(advised) == bool(advice), out[-800:]
+        # And under each quest, the heuristic's line of why: its chance, prize and risk.
+        why = re.findall(r"\d+% to complete it.*, for .+; \d+ adventurers? at stake", out)
+        assert bool(why) == bool(advice), out[-800:]
         records.append(json.loads(record.read_text()))
     # The tutor thinks with a stream of its own: the game is the same with it or without.
     assert records[0]["actions"] == records[1]["actions"]

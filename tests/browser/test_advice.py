@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 
-def test_advice_shows_each_choices_chance_to_win(server: Any, ui: Any) -> None:
+def test_advice_shows_each_choices_chance_to_win_and_why(server: Any, ui: Any) -> None:
     expect = ui.expect
     created = server.create_table(seats=["human", "bot:heuristic", "bot:random"], seed=12)
     page = ui.new_page(server.url(created["seats"][0]["invite"]))
@@ -20,6 +20,11 @@ def test_advice_shows_each_choices_chance_to_win(server: Any, ui: Any) -> None:
     expect(page.locator(".action-advice")).to_have_count(buttons.count(), timeout=20_000)
     for text in page.locator(".action-advice").all_inner_texts():
         assert re.fullmatch(r"win (\d+%|<1%|>99%)", text), text
+    # Beside each quest, the heuristic's line of why: its chance, the prize, the risk.
+    quest = page.locator(f'{ui.DECIDE}[data-action^="quest"]').first
+    expect(quest.locator(".action-why")).to_contain_text(
+        re.compile(r"\d+% to complete it.*, for .+; \d+ adventurers? at stake")
+    )
     # The choice is this browser's: the next decision is advised too, without asking.
     ui.take_turn(page)
     if ui.wait_turn(page, timeout=30_000):

@@ -1,5 +1,5 @@
 """The tutor: for a person's decision, the search's estimate of each choice's chance to win
-the game, with a line of reason where the game's odds give one.
+the game, with a line of why from the game's heuristic (its `reasons.py`).
 
 It is the search bot's own thinking (`agents/ismcts.py`), run from the seat's `InfoSet`
 alone: every imagined game starts from a fresh guess at what the seat cannot see, so the
@@ -35,9 +35,9 @@ class Advice:
     tried: int
     """How many imagined games the estimate rests on."""
     reason: str
-    """A line of why: the game's reasons where they give one ("re-roll the 2:
-    67% to save the quest, worth 3 points"), else the dice's odds ("67% success"), else
-    empty."""
+    """A line of why, from the game's reasons (`reasons.py`): "re-roll the 2: 67% to save
+    the quest, for 3 points and the 2 adventurers on it back"; empty where it has none
+    (the choice's odds are shown beside it already)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,16 +71,10 @@ def reasons_for(game: Game[Any, Any]) -> Reasons | None:
     return module
 
 
-def odds_line(odds: dict[str, float]) -> str:
-    """The dice's part in a choice, as a line: "67% success", "20% 0 hits, 50% 1 hit"."""
-    return ", ".join(f"{p:.0%} {name}" for name, p in odds.items())
-
-
 def reason(info: InfoSet, action: Action) -> str:
-    """The line of why for `action`: the game's reasons', else the dice's odds."""
+    """The line of why for `action`, from the game's reasons; "" where it has none."""
     reasons = reasons_for(info.game)
-    told = reasons.reason(info, action) if reasons is not None else ""
-    return told or odds_line(info.odds(action))
+    return reasons.reason(info, action) if reasons is not None else ""
 
 
 def advise(info: InfoSet, rng: Rng, spec: str | None = None) -> list[Advice]:

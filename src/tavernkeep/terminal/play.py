@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import Prompt
 
 from tavernkeep.agents import check_seat, make_bot
@@ -42,8 +43,9 @@ class HumanAgent:
         self.seat_names = seat_names
         self.advice = advice
         """Show the tutor's chance to win beside each choice (`play --advice`)."""
-        self.wins: dict[Action, float] = {}
-        """The tutor's chances for the decision being asked, by choice."""
+        self.wins: dict[Action, tuple[float, str]] = {}
+        """The tutor's chance to win and line of why for the decision being asked, by
+        choice."""
 
     def choose(self, info: InfoSet) -> Action:
         console = self.console
@@ -58,7 +60,7 @@ class HumanAgent:
         if self.advice:
             # The search from this seat's view alone, with a stream of its own: thinking
             # for the person draws nothing from the table's dice.
-            self.wins = {a.action: a.win for a in advise(info, Rng(random_seed()))}
+            self.wins = {a.action: (a.win, a.reason) for a in advise(info, Rng(random_seed()))}
             console.print("[magenta]Advice: each choice's chance to win, by the search[/]")
         self.show_choices(info, actions)
         while True:
@@ -84,7 +86,10 @@ class HumanAgent:
             shown = f"  [cyan]{number}[/]. {info.label(action)}"
             shown += f"  [green]({chance})[/]" if chance else ""
             if action in self.wins:
-                shown += f"  [magenta]win {self.wins[action]:.0%}[/]"
+                win, why = self.wins[action]
+                shown += f"  [magenta]win {win:.0%}[/]"
+                if why:
+                    shown += f"\n      [magenta italic]{escape(why)}[/]"
             self.console.print(shown)
 
 

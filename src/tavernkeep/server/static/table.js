@@ -996,6 +996,8 @@ function actionButton(entry, index, disabled) {
     h("span", { class: "action-label", text: entry.label || entry.action }),
     odds ? h("span", { class: `action-odds${longShot ? " long-shot" : ""}`, text: odds }) : null,
     advised ? h("span", { class: "action-advice", text: `win ${percent(advised.win)}` }) : null,
+    // The tutor's line of why, where the game's heuristic gives one (its text, as sent).
+    advised && advised.reason ? h("span", { class: "action-why", text: String(advised.reason) }) : null,
   );
 }
 
