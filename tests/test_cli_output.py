@@ -146,6 +146,22 @@ def test_simulate_shows_every_agent_and_interval_whole(
         assert whole_number(f"{lo:.1%}", out) and whole_number(f"{hi:.1%}", out)
 
 
+def test_simulate_says_which_build_plays_the_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A figure means little without its build: the tests' editable install is pure
+    Python, and the header and the report say so (CI's compiled install says compiled:
+    .ci/run)."""
+    import tavernkeep
+
+    assert tavernkeep.build() == "pure Python"
+    args = ["simulate", "hack-and-slash", "--games", "10", "--seed", "2", *BOTS]
+    report = json.loads(piped([*args, "--json"]).stdout)
+    assert report["build"] == "pure Python"
+    out = at_width(200, args, monkeypatch, capsys)
+    assert "1 worker(s), pure Python build," in out.splitlines()[0]
+
+
 # -- replay --check names what differs -------------------------------------------------
 
 

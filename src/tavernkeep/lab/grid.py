@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tavernkeep import build
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.lab.rows import CELL, column_name
@@ -111,6 +112,7 @@ def run_grid(
         "options": options,
         "cells": reported,
         "workers": workers,
+        "build": build(),
         "elapsed_seconds": round(time.perf_counter() - started, 3),
     }
     if out is not None:
@@ -132,7 +134,8 @@ def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
     axes = grid["grid"]
     console.print(
         f"[bold]{escape(grid['game'])}[/]: {grid['games_per_cell']:,} games a cell, seed "
-        f"{grid['seed']}, {grid['workers']} worker(s), {grid['elapsed_seconds']:.1f} s"
+        f"{grid['seed']}, {grid['workers']} worker(s), {grid['build']} build, "
+        f"{grid['elapsed_seconds']:.1f} s"
     )
     cells = {tuple(c["cell"][a] for a in axes): c for c in grid["cells"]}
     rows = values[axes[0]]

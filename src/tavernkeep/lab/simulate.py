@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tavernkeep import build
 from tavernkeep.agents import make_bot
 from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import SeatError
@@ -362,6 +363,7 @@ def summarize(batch: Batch, tally: Totals, workers: int, seconds: float) -> dict
         "mean_actions": tally.actions / games,
         "endings": dict(sorted(tally.endings.items())),
         "workers": workers,
+        "build": build(),
         "elapsed_seconds": round(seconds, 3),
     }
 
@@ -486,7 +488,8 @@ def print_report(report: dict[str, Any]) -> None:
     width = console.width
     console.print(
         f"[bold]{escape(report['game'])}[/]: {report['games']:,} games, seed {report['seed']}, "
-        f"{report['workers']} worker(s), {report['elapsed_seconds']:.1f} s"
+        f"{report['workers']} worker(s), {report['build']} build, "
+        f"{report['elapsed_seconds']:.1f} s"
     )
     team = report["team"]
     if team is not None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tavernkeep import build
 from tavernkeep.engine.content import Pack, resolve_pack_path
 from tavernkeep.engine.errors import ConfigError, ContentError
 from tavernkeep.engine.game import Game
@@ -335,6 +336,7 @@ def run_sweep(
         "options": options,
         "values": steps,
         "workers": workers,
+        "build": build(),
         "elapsed_seconds": round(time.perf_counter() - started, 3),
     }
     if out is not None:
@@ -356,7 +358,8 @@ def print_sweep(sweep: dict[str, Any]) -> None:
     console.print(
         f"[bold]{escape(sweep['game'])}[/]: {escape(sweep['set'])} swept, "
         f"{sweep['games_per_value']:,} games a value (the same seeds for each), seed "
-        f"{sweep['seed']}, {sweep['workers']} worker(s), {sweep['elapsed_seconds']:.1f} s"
+        f"{sweep['seed']}, {sweep['workers']} worker(s), {sweep['build']} build, "
+        f"{sweep['elapsed_seconds']:.1f} s"
     )
     steps = sweep["values"]
     team = steps[0]["team"] is not None
