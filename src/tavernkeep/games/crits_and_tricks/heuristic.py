@@ -121,6 +121,15 @@ class Reading:
         self.tricks_left = 6 - len(view["tricks"])
         quests = mine["quests"] if mine["quests"] is not None else view["public_quests"] or []
         self.quests: list[Quest] = [pack.quest[q["id"]] for q in quests]
+        # What a trick is worth depends on the card, the die and the led suit alone, and
+        # a decision asks it of the same few many times over (each die, each re-roll
+        # face): worked out once a decision. Profiled: three fifths of the bot's time.
+        self.bards_played = sum(1 for c in self.table if c["card"]["suit"] == "Bard")
+        self.played = tuple(
+            Play(c["seat"], -1, c["card"]["suit"], c["followed"], c["die"], c["value"], (), False)
+            for c in self.table
+        )
+        self.worths: dict[tuple[int, int, int, int, bool], float] = {}
 
     # -- the chance of taking the trick --------------------------------------------
 
@@ -210,11 +219,16 @@ class Reading:
         ) * self.trick_worth(suit, value, size, led, False)
 
     def trick_worth(self, suit: int, value: int, size: int, led: int, won: bool) -> float:
-        bards = sum(1 for c in self.table if c["card"]["suit"] == "Bard") + (suit == BARD)
+        key = (suit, value, size, led, won)
+        known = self.worths.get(key)
+        if known is not None:
+            return known
+        bards = self.bards_played + (suit == BARD)
         worth = (TRICK + bards) if won else 0.0
         for quest in self.quests:
             if self.completes(quest, suit, value, size, led, won):
                 worth += quest.loot
+        self.worths[key] = worth
         return worth
 
     def completes(
@@ -223,15 +237,11 @@ class Reading:
         if quest.times > 1:
             return False  # counted over several tricks: not judged play by play
         play = Play(self.me, -1, SUITS[suit], True, size, value, (), False)
-        others = tuple(
-            Play(c["seat"], -1, c["card"]["suit"], c["followed"], c["die"], c["value"], (), False)
-            for c in self.table
-        )
         trick = Trick(
             7 - self.tricks_left,
             self.view["leader"],
             SUITS[led],
-            (*others, play),
+            (*self.played, play),
             self.me if won else -1,
         )
         return play_meets(quest.when, trick, play)
