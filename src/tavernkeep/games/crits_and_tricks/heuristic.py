@@ -123,7 +123,7 @@ class Reading:
         self.quests: list[Quest] = [pack.quest[q["id"]] for q in quests]
         # What a trick is worth depends on the card, the die and the led suit alone, and
         # a decision asks it of the same few many times over (each die, each re-roll
-        # face): worked out once a decision. Profiled: three fifths of the bot's time.
+        # face): worked out once a decision. Profiled: two fifths of the bot's time.
         self.bards_played = sum(1 for c in self.table if c["card"]["suit"] == "Bard")
         self.played = tuple(
             Play(c["seat"], -1, c["card"]["suit"], c["followed"], c["die"], c["value"], (), False)
