@@ -25,8 +25,6 @@ from tavernkeep.games.crits_and_tricks import GAME, CritsAndTricksState
 from tavernkeep.games.crits_and_tricks.reasons import reason as reason_line
 
 BOT = GAME.heuristic_agent()
-LONGEST = 120
-"""Characters: a line beside a choice, not a paragraph."""
 MAIN = {
     ("give_up", "discard"),
     ("barkeep", "barkeep"),
@@ -58,37 +56,21 @@ def positions(players: int, seed: int, actions: int = 400) -> Iterator[CritsAndT
         match.step()
 
 
-def test_every_choice_gets_one_short_line_and_the_main_ones_a_reason() -> None:
+def test_the_main_choices_get_a_reason() -> None:
+    """(Every line's form, and its sameness on a table dealt again, in every game:
+    tests/agents/test_reasons.py.)"""
     told: Counter[tuple[str, str]] = Counter()
     for players, seed in TABLES:
         for st in positions(players, seed):
             kind = st.stack[-1].kind
             for action in GAME.legal_actions(st):
                 line = reason(st, action)
-                assert isinstance(line, str)
-                assert "\n" not in line and len(line) <= LONGEST, (action.text, line)
-                assert line == line.strip()
                 key = (kind, action.kind)
                 if line:
                     told[key] += 1
                 else:
                     assert key not in MAIN, (action.text, GAME.label(st, action))
     assert set(told) >= MAIN, MAIN - set(told)
-
-
-def test_a_line_is_the_same_whatever_the_seat_cannot_see() -> None:
-    for players, seed in TABLES:
-        for k, st in enumerate(positions(players, seed, 200)):
-            if k % 5:
-                continue
-            seat = GAME.actor(st)
-            assert seat is not None
-            # Another table the seat cannot tell from this one: the others' hands and
-            # quests, the decks and the dice to come dealt again.
-            other = GAME.determinize(st, seat, Rng(k))
-            assert GAME.view(other, seat) == GAME.view(st, seat)
-            for action in GAME.legal_actions(st):
-                assert reason(st, action) == reason(other, action, seat), action.text
 
 
 # -- what a person reads ---------------------------------------------------------------
