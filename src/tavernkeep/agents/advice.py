@@ -63,10 +63,12 @@ class Reasons(Protocol):
 @cache
 def reasons_for(game: Game[Any, Any]) -> Reasons | None:
     """The game's `reasons` module, if it has one (found as `terminal.py` is)."""
-    package = type(game).__module__.rpartition(".")[0]
+    name = type(game).__module__.rpartition(".")[0] + ".reasons"
     try:
-        module: Reasons = importlib.import_module(f"{package}.reasons")
-    except ModuleNotFoundError:
+        module: Reasons = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise  # the module is there and needs something missing: a bug to see
         return None
     return module
 
