@@ -174,6 +174,9 @@ class Looks:
     def __init__(self) -> None:
         self.kinds: dict[str, set[str]] = {}
         self.scenes: list[str] = []
+        self.seen_in: dict[tuple[str, str], tuple[str, str]] = {}
+        """(kind, digest): the first scene that drew it and its styles, so that a failure
+        can say where and how an element was drawn otherwise."""
 
     def read(self, page: Any, scene: str, widths: tuple[int, ...] = (WIDTHS[0],)) -> None:
         # Nothing hovered or focused, and nothing on its way back from a hover (a button
@@ -188,6 +191,7 @@ class Looks:
             )
             for kind, styles in page.evaluate(READ_STYLES, [STYLE_PROPERTIES, LAID_OUT, False]):
                 self.kinds.setdefault(kind, set()).add(digest(styles))
+                self.seen_in.setdefault((kind, digest(styles)), (name, styles))
             if SAVE:
                 self.save(page, name)
             self.scenes.append(name)
@@ -330,8 +334,18 @@ def test_every_table_looks_as_it_did(server: Any, ui: Any, looks: Looks) -> None
     changed = [
         kind for kind, styles in seen.items() if not set(styles) <= set(known.get(kind, styles))
     ]
+    # Where and how: the scene and the styles of each new drawing of the first few kinds,
+    # so a change that shows only now and then can be told from the log alone.
+    shown = [
+        f"{kind} in {looks.seen_in[kind, d][0]}: {looks.seen_in[kind, d][1]}"
+        for kind in changed[:3]
+        for d in sorted(set(seen[kind]) - set(known.get(kind, [])))
+    ]
     assert not changed, (
         f"{len(changed)} kinds of element are drawn otherwise than {REFERENCE.name} says "
         f"(written with Chromium {reference['chromium']}, this is {chromium}); "
-        "TAVERNKEEP_LOOK_UPDATE=1 rewrites it when the change is meant: " + ", ".join(changed[:20])
+        "TAVERNKEEP_LOOK_UPDATE=1 rewrites it when the change is meant: "
+        + ", ".join(changed[:20])
+        + "\n"
+        + "\n".join(shown)
     )
