@@ -20,6 +20,7 @@ code blocks) is refused with the line it is on, when the game is first asked for
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,39 +108,34 @@ class HowToPlay:
             ],
         }
 
+    def _pieces(self, only: str | None) -> Iterator[str | Block]:
+        """The headings (as Markdown) and blocks, in order, of all or one section."""
+        if only is None:
+            yield f"# {self.title}"
+            yield from self.intro
+        for section in self.sections:
+            if only is None or section.id == only:
+                yield f"## {section.title}"
+                yield from section.blocks
+
     def markdown(self, only: str | None = None) -> str:
         """The rules as plain Markdown (no section ids), all or one section's, for a
         terminal's Markdown renderer; links become their words."""
-        parts: list[str] = []
-        if only is None:
-            parts.append(f"# {self.title}")
-            parts.extend(block_markdown(b) for b in self.intro)
-        for section in self.sections:
-            if only is not None and section.id != only:
-                continue
-            parts.append(f"## {section.title}")
-            parts.extend(block_markdown(b) for b in section.blocks)
-        return "\n\n".join(parts) + "\n"
+        pieces = self._pieces(only)
+        return "\n\n".join(p if isinstance(p, str) else block_markdown(p) for p in pieces) + "\n"
 
     def parts(self, only: str | None = None) -> list[str | Block]:
         """The rules as Markdown between their pictures, all or one section's: a terminal
         prints the text and draws each picture between (terminal/rules.py)."""
         parts: list[str | Block] = []
         text: list[str] = []
-        if only is None:
-            text.append(f"# {self.title}")
-            text.extend(block_markdown(b) for b in self.intro)
-        for section in self.sections:
-            if only is not None and section.id != only:
-                continue
-            text.append(f"## {section.title}")
-            for block in section.blocks:
-                if block.kind != "picture":
-                    text.append(block_markdown(block))
-                    continue
+        for piece in self._pieces(only):
+            if isinstance(piece, Block) and piece.kind == "picture":
                 parts.append("\n\n".join(text) + "\n")
-                parts.append(block)
+                parts.append(piece)
                 text = []
+            else:
+                text.append(piece if isinstance(piece, str) else block_markdown(piece))
         if text:
             parts.append("\n\n".join(text) + "\n")
         return parts
