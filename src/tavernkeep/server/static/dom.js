@@ -81,6 +81,17 @@ export function oddsText(odds) {
     .join(" · ");
 }
 
+/** Number the parts of a How to play picture that its notes explain, in the notes' order:
+ *  the first part `selectors` finds carries `data-note="1"`, and so on (rules.js puts a
+ *  badge on each). Every game's `pictures` marks its drawings with this. */
+export function notePictureParts(drawing, selectors) {
+  selectors.forEach((selector, n) => {
+    const part = drawing.querySelector(selector);
+    if (part) part.dataset.note = String(n + 1);
+  });
+  return drawing;
+}
+
 /**
  * Make an element on the board offer one legal action: clicking it (or Enter/Space on
  * it) sends the action. Marked "playable" with the action in data-action, its label as

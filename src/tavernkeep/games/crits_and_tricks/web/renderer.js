@@ -19,7 +19,7 @@
 // section of HOW_TO_PLAY.md that explains it (the table shows it when pointed at), and
 // `pictures` draws the How to play's pictures with the same cards, dice and trick.
 
-import { h, makeClickable, oddsText, percent, replace } from "/static/dom.js";
+import { h, makeClickable, notePictureParts, oddsText, percent, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
 
 const SUITS = {
@@ -998,15 +998,6 @@ class Board {
 
 // -- pictures for the How to play ----------------------------------------------------------
 
-/** Number the parts of a drawing that the picture's notes explain, in order. */
-function note(drawing, selectors) {
-  selectors.forEach((selector, n) => {
-    const part = drawing.querySelector(selector);
-    if (part) part.dataset.note = String(n + 1);
-  });
-  return drawing;
-}
-
 /** A board for a picture: a made-up view, seen by nobody, with no choice to make. */
 function pictureBoard(view) {
   return new Board(view, { seat: null, legal: [] });
@@ -1051,7 +1042,7 @@ export const pictures = {
   /** A card of the hand and the dice it is played with: what each tells. */
   hand: () => {
     const board = pictureBoard({ players: 3, suits: ["Wizard", "Druid", "Paladin", "Bard"] });
-    return note(
+    return notePictureParts(
       h(
         "div",
         { class: "ct board ct-picture ct-picture-hand" },
@@ -1068,7 +1059,7 @@ export const pictures = {
   /** A trick on the table and the suit key under it. */
   trick: () => {
     const board = pictureBoard(PICTURE_TRICK);
-    return note(h("div", { class: "ct board ct-picture ct-picture-trick" }, board.trickOnTable(), board.suitRules()), [
+    return notePictureParts(h("div", { class: "ct board ct-picture ct-picture-trick" }, board.trickOnTable(), board.suitRules()), [
       ".ct-table .ct-heading .ct-count",
       '.ct-played[data-seat="3"] .ct-mark.followed',
       ".ct-played.off-suit .ct-mark.off",
@@ -1078,7 +1069,7 @@ export const pictures = {
   },
   /** A quest card: its name, task and loot. */
   "quest-card": () =>
-    note(h("div", { class: "ct board ct-picture ct-picture-quest" }, pictureBoard({}).questEl(PICTURE_QUEST)), [
+    notePictureParts(h("div", { class: "ct board ct-picture ct-picture-quest" }, pictureBoard({}).questEl(PICTURE_QUEST)), [
       ".ct-quest-name",
       ".ct-quest-text",
       ".ct-loot-tag",

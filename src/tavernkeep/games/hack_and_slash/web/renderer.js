@@ -8,7 +8,7 @@
 // `data-rule`, the section of HOW_TO_PLAY.md that explains it (the table shows it when
 // pointed at), and `pictures` draws the How to play's pictures with the same cards.
 
-import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
+import { h, makeClickable, notePictureParts, oddsText, replace, svg } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
 
 const BRAG_SLOT = 3;
@@ -315,22 +315,13 @@ function guild(view, seat, ctx) {
 /** A made-up quest (never a card of the pack: a picture explains, it does not deal). */
 const PICTURE_QUEST = { name: "Bandits at the Ford", challenge: 3, goal: 12, exact: false, reward: 4, adventurer: true };
 
-/** Number the parts of a drawn card that the picture's notes explain, in order. */
-function note(card, selectors) {
-  selectors.forEach((selector, n) => {
-    const part = card.querySelector(selector);
-    if (part) part.dataset.note = String(n + 1);
-  });
-  return card;
-}
-
 export const pictures = {
   /** A quest card as the table draws it: what to send, the roll, the prize. */
   "quest-card": () =>
     h(
       "div",
       { class: "hs board hs-picture" },
-      note(questCard({ attempt: null }, PICTURE_QUEST, 0, new Map(), {}), [
+      notePictureParts(questCard({ attempt: null }, PICTURE_QUEST, 0, new Map(), {}), [
         ".quest-challenge",
         ".quest-goal",
         ".reward-points",
@@ -342,7 +333,7 @@ export const pictures = {
     h(
       "div",
       { class: "hs board hs-picture" },
-      note(
+      notePictureParts(
         questCard(
           { attempt: { slot: 0, seat: 0, adventurers: 3, dice: [2, 5, 3], total: 10 } },
           PICTURE_QUEST,

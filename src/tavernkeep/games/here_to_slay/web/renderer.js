@@ -13,7 +13,7 @@
 // shows it when pointed at), and `pictures` draws the How to play's pictures with the same
 // cards.
 
-import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { h, makeClickable, notePictureParts, oddsText, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
 
 const DISCARD_SHOWN = 5;
@@ -1056,22 +1056,13 @@ function pictureBoard(table = []) {
   return new Board({ table, current: null, decision: null }, { seat: null, legal: [], seatNames: [], onAction() {} });
 }
 
-/** Number the parts of a drawing that the picture's notes explain, in order. */
-function note(node, selectors) {
-  selectors.forEach((selector, n) => {
-    const part = node.querySelector(selector);
-    if (part) part.dataset.note = String(n + 1);
-  });
-  return node;
-}
-
 export const pictures = {
   /** A Hero card as your hand shows it: its kind, class, roll and effect. */
   "hero-card": () =>
     h(
       "div",
       { class: "slay board slay-picture" },
-      note(h("div", {}, pictureBoard().cardEl(PICTURE_HERO)), [
+      notePictureParts(h("div", {}, pictureBoard().cardEl(PICTURE_HERO)), [
         ".slay-kind",
         ".slay-class",
         ".slay-need-roll",
@@ -1083,7 +1074,7 @@ export const pictures = {
     h(
       "div",
       { class: "slay board slay-picture" },
-      note(h("div", {}, pictureBoard().monsterEl(PICTURE_OGRE)), [
+      notePictureParts(h("div", {}, pictureBoard().monsterEl(PICTURE_OGRE)), [
         ".slay-need",
         ".slay-slay",
         ".slay-punish",
@@ -1095,7 +1086,7 @@ export const pictures = {
     h(
       "div",
       { class: "slay board slay-picture" },
-      note(pictureBoard([PICTURE_PARTY]).party(PICTURE_PARTY), [
+      notePictureParts(pictureBoard([PICTURE_PARTY]).party(PICTURE_PARTY), [
         ".slay-leader",
         ".slay-item",
         ".slay-mark.bonus",

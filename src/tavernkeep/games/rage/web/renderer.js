@@ -15,7 +15,7 @@
 // when pointed at: a hex by what is on it), and `pictures` draws the How to play's
 // pictures with the same map.
 
-import { h, makeClickable, oddsText, replace, svg } from "/static/dom.js";
+import { h, makeClickable, notePictureParts, oddsText, replace, svg } from "/static/dom.js";
 
 const SIZE = 26; // centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
@@ -809,15 +809,6 @@ function pictureCorner() {
   return { view, actions: actionMap(legal) };
 }
 
-/** Number the parts of a drawing that the picture's notes explain, in order. */
-function note(drawing, selectors) {
-  selectors.forEach((selector, n) => {
-    const part = drawing.querySelector(selector);
-    if (part) part.dataset.note = String(n + 1);
-  });
-  return drawing;
-}
-
 export const pictures = {
   /** A skeleton's sight beside your next steps, on the map as the table draws it (no
    * clicks: the board is given no `onAction`). */
@@ -826,7 +817,7 @@ export const pictures = {
     return h(
       "div",
       { class: "rg-board rg-picture" },
-      note(board(view, actions, {}), [
+      notePictureParts(board(view, actions, {}), [
         ".rg-skeleton",
         ".rg-cone-of",
         ".rg-player",

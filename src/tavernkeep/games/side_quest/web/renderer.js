@@ -22,7 +22,7 @@
 // explains it (the table shows it when pointed at), and `pictures` draws the How to
 // play's pictures with the same Locations, cards and hero panels.
 
-import { h, makeClickable, oddsText, replace } from "/static/dom.js";
+import { h, makeClickable, notePictureParts, oddsText, replace } from "/static/dom.js";
 import { dieFace } from "/static/dice.js";
 
 const HERO_HEALTH = 4;
@@ -894,15 +894,6 @@ const PICTURE_VIEW = {
   ],
 };
 
-/** Number the parts of a drawing that the picture's notes explain, in order. */
-function note(node, selectors) {
-  selectors.forEach((selector, n) => {
-    const part = node.querySelector(selector);
-    if (part) part.dataset.note = String(n + 1);
-  });
-  return node;
-}
-
 /** The board of the made-up moment, drawing with nothing to click. */
 function pictureBoard() {
   return new Board(PICTURE_VIEW, { seatNames: [] });
@@ -915,7 +906,7 @@ export const pictures = {
     h(
       "div",
       { class: "sq board sq-picture" },
-      note(pictureBoard().cardEl(PICTURE_CARDS.weaver), [
+      notePictureParts(pictureBoard().cardEl(PICTURE_CARDS.weaver), [
         '.sq-stat[data-stat="health"]',
         '.sq-stat[data-stat="move"]',
         '.sq-stat[data-stat="dice"]',
@@ -927,14 +918,14 @@ export const pictures = {
     h(
       "div",
       { class: "sq board sq-picture" },
-      note(pictureBoard().heroPanel(PICTURE_VIEW.heroes[0]), [".sq-hero-facts .sq-hearts", ".sq-hero-text", ".sq-limits", ".sq-card.equipped"]),
+      notePictureParts(pictureBoard().heroPanel(PICTURE_VIEW.heroes[0]), [".sq-hero-facts .sq-hearts", ".sq-hero-text", ".sq-limits", ".sq-card.equipped"]),
     ),
   /** A Location on the row with what lies over it and who stands under it. */
   location: () =>
     h(
       "div",
       { class: "sq board sq-picture" },
-      note(pictureBoard().locationEl(PICTURE_VIEW.locations[1]), [
+      notePictureParts(pictureBoard().locationEl(PICTURE_VIEW.locations[1]), [
         ".sq-loc-head",
         '.sq-card[data-kind="monster"]',
         '.sq-card[data-kind="damsel"]',
