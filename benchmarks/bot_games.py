@@ -23,6 +23,7 @@ import time
 
 import tavernkeep
 from handwritten_hack_and_slash import games_per_second
+from tavernkeep.engine.errors import ConfigError
 from tavernkeep.games import all_games, get_game
 from tavernkeep.lab.simulate import Batch, simulate
 
@@ -58,7 +59,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--game", help="one game (default: every game)")
     args = parser.parse_args()
-    games = [get_game(args.game)] if args.game else all_games()
+    try:
+        games = [get_game(args.game)] if args.game else all_games()
+    except ConfigError as exc:
+        parser.error(str(exc))  # a one-line error, exit 2, before anything is played
+    if args.seconds <= 0 or args.workers < 1:
+        parser.error("--seconds must be above 0 and --workers at least 1")
     print(
         f"bot games: {tavernkeep.build()} build, {args.workers} workers, "
         f"Python {platform.python_version()}, {os.cpu_count()} cores, "
