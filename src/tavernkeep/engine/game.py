@@ -181,6 +181,14 @@ class Game(ABC, Generic[S, C]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), JSON-ready. The only door out."""
 
+    def observe(self, state: S, seat: int) -> Any:
+        """What `seat` knows, for a bot to read: the view's facts in the rules' own terms
+        (ids, suits as numbers), without the words and nesting a person's view carries,
+        so a bot deciding a hundred thousand times pays for nothing it does not read.
+        It must be a function of what `seat` may see: equal on every `determinize`d twin
+        (tests/engine/test_views.py checks it for every game). The view by default."""
+        return self.view(state, seat)
+
     @abstractmethod
     def determinize(self, state: S, seat: int, rng: Rng) -> S:
         """A state consistent with `seat`'s view: hidden parts and the RNG re-sampled.

@@ -43,6 +43,11 @@ class InfoSet:
     def view(self) -> dict[str, Any]:
         return self.game.view(self._state, self.seat)
 
+    def observe(self) -> Any:
+        """This seat's knowledge in the rules' own terms (`Game.observe`): what a bot reads
+        where it needs no words."""
+        return self.game.observe(self._state, self.seat)
+
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions(self._state)
 

@@ -8,19 +8,19 @@ play would complete, and the lead of the next trick. A die is worth keeping for 
 tricks ahead in proportion to how well it fits the suits left in hand, so a 20 is kept for
 a Barbarian or Paladin trick and a 1 for a Rogue trick: that is the pairing planned over
 the round. Re-rolls and crits are taken when they raise the chance by more than the card
-or the risk costs. It reads only its view and the public pack.
+or the risk costs. It reads only what its seat knows (`observer.Seen`, the view's facts)
+and the public pack.
 
 The tutor's line of why for a choice (reasons.py) puts this reading in words.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
 from tavernkeep.games.crits_and_tricks.content import SUITS, CritsAndTricksPack, Quest
 from tavernkeep.games.crits_and_tricks.history import Play, Trick, play_meets
+from tavernkeep.games.crits_and_tricks.observer import OnTable, Seen
 from tavernkeep.games.crits_and_tricks.tricks import (
     BARBARIAN,
     BARD,
@@ -85,10 +85,9 @@ class HeuristicBot:
         actions = info.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        view = info.view()
         pack: CritsAndTricksPack = info.content()
-        reading = Reading(view, pack, info.seat)
-        kind = view["decision"]["kind"]
+        reading = Reading(info.observe(), pack)
+        kind = reading.seen.kind
         if kind == "play":
             return max(actions, key=reading.play_value)
         if kind in ("reroll", "bard"):
@@ -104,59 +103,77 @@ class HeuristicBot:
 
 
 class Reading:
-    """One decision's view, read for the bot."""
+    """One decision, read for the bot from what its seat knows (`observer.Seen`)."""
 
-    def __init__(self, view: dict[str, Any], pack: CritsAndTricksPack, me: int) -> None:
-        self.view = view
+    def __init__(self, seen: Seen, pack: CritsAndTricksPack) -> None:
+        self.seen = seen
         self.pack = pack
-        self.me = me
-        self.n = view["players"]
-        self.seats = view["seats"]
-        mine = self.seats[me]
-        self.hand = [SUITS.index(c["suit"]) for c in mine["hand"] or []]
-        self.hand_ids = [int(c["id"]) for c in mine["hand"] or []]
-        self.dice = [(d["value"], d["die"]) for d in mine["dice"] if not d["used"]]
-        self.table = view["table"]
-        self.led = SUITS.index(view["led"]) if view["led"] else -1
-        self.tricks_left = 6 - len(view["tricks"])
-        quests = mine["quests"] if mine["quests"] is not None else view["public_quests"] or []
-        self.quests: list[Quest] = [pack.quest[q["id"]] for q in quests]
+        self.me = seen.seat
+        self.n = seen.players
+        self.hand = list(seen.hand_suits)
+        self.hand_ids = list(seen.hand)
+        self.dice = seen.unused(self.me)
+        self.table: tuple[OnTable, ...] = seen.table
+        self.led = seen.led
+        self.tricks_left = seen.tricks_per_round - seen.tricks_done
+        self.quests: list[Quest] = [pack.quest[q] for q in seen.quests]
         # What a trick is worth depends on the card, the die and the led suit alone, and
         # a decision asks it of the same few many times over (each die, each re-roll
         # face): worked out once a decision. Profiled: two fifths of the bot's time.
-        self.bards_played = sum(1 for c in self.table if c["card"]["suit"] == "Bard")
+        self.bards_played = sum(1 for c in self.table if c.suit == BARD)
         self.played = tuple(
-            Play(c["seat"], -1, c["card"]["suit"], c["followed"], c["die"], c["value"], (), False)
+            Play(c.seat, -1, SUITS[c.suit], c.followed, c.size, c.value, (), False)
             for c in self.table
         )
         self.worths: dict[tuple[int, int, int, int, bool], float] = {}
+        # Only quests met in one trick are judged play by play (`completes`).
+        self.single_quests = [q for q in self.quests if q.times == 1]
+        # What stays the same while the bot weighs its choices, worked out once: the
+        # seats still to play and their dice, and (keyed by the table's length, as its
+        # own card is on the table or off it) the cards it has seen and the lays.
+        self._later: list[int] | None = None
+        self._their_dice: dict[int, list[tuple[int, int]]] = {}
+        self._follows: dict[tuple[int, int, int], float] = {}
+        self._lays: dict[int, list[Lay]] = {}
 
     # -- the chance of taking the trick --------------------------------------------
 
     def later_seats(self) -> list[int]:
-        """Opponents still to play to this trick (after this bot)."""
-        played = {c["seat"] for c in self.table} | {self.me}
-        start = self.view["leader"]
-        order = [(start + k) % self.n for k in range(self.n)]
-        return [s for s in order if s not in played and self.seats[s]["hand_size"] > 0]
+        """Opponents still to play to this trick (after this bot): the same whether or
+        not this bot's own card is on the table."""
+        if self._later is None:
+            played = {c.seat for c in self.table}
+            played.add(self.me)
+            start, sizes = self.seen.leader, self.seen.hand_sizes
+            order = [(start + k) % self.n for k in range(self.n)]
+            self._later = [s for s in order if s not in played and sizes[s] > 0]
+        return self._later
+
+    def their_dice(self, seat: int) -> list[tuple[int, int]]:
+        dice = self._their_dice.get(seat)
+        if dice is None:
+            dice = self._their_dice[seat] = self.seen.unused(seat)
+        return dice
 
     def follow_odds(self, seat: int, led: int) -> float:
         """The chance `seat` holds a card of the led suit or a Bard, from the cards not
         seen: the deck composition less this bot's hand and the cards played."""
-        suits = [SUITS.index(s) for s in self.view["suits"]]
+        key = (seat, led, len(self.table))
+        known = self._follows.get(key)
+        if known is not None:
+            return known
         deck = self.pack.deck
         per_suit = deck.copies if self.n > 2 else deck.two_player_copies
         bards = deck.bards if self.n > 2 else deck.two_player_bards
-        total = per_suit * (len(suits) - 1) + bards
+        total = per_suit * self.seen.suits + bards
         matching = (per_suit if led != BARD else 0) + bards
-        seen = [s for s in self.hand] + [SUITS.index(c["card"]["suit"]) for c in self.table]
-        for t in self.view["tricks"]:
-            seen.extend(SUITS.index(p["suit"]) for p in t["plays"])
+        seen = [*self.hand, *(c.suit for c in self.table), *self.seen.round_suits]
         unseen = max(1, total - len(seen))
         match_left = max(0, matching - sum(1 for s in seen if s in (led, BARD)))
         q = match_left / unseen
-        h = int(self.seats[seat]["hand_size"])
-        return max(FOLLOW_ODDS_FLOOR, 1.0 - (1.0 - q) ** h)
+        h = self.seen.hand_sizes[seat]
+        known = self._follows[key] = max(FOLLOW_ODDS_FLOOR, 1.0 - (1.0 - q) ** h)
+        return known
 
     def win_chance(self, suit: int, value: int, size: int, led: int, paladin: bool) -> float:
         followed = not self.table or suit in (led, BARD)
@@ -172,36 +189,34 @@ class Reading:
 
     def lays_with(self, suit: int, value: int, size: int, paladin: bool) -> list[Lay]:
         """The cards on the table, and this bot's card last on its die (as followed)."""
-        lays = [
-            Lay(
-                c["seat"],
-                SUITS.index(c["card"]["suit"]),
-                c["followed"],
-                c["die"],
-                c["value"],
-                k + (self.n + 1 if c["last"] else 0),
-                1 if c["paladin"] else -1,
-            )
-            for k, c in enumerate(self.table)
-        ]
-        lays.append(Lay(self.me, suit, True, size, value, len(lays), 2 if paladin else -1))
-        return lays
+        lays = self._lays.get(len(self.table))
+        if lays is None:
+            lays = self._lays[len(self.table)] = [
+                Lay(
+                    c.seat,
+                    c.suit,
+                    c.followed,
+                    c.size,
+                    c.value,
+                    k + (self.n + 1 if c.last else 0),
+                    1 if c.paladin else -1,
+                )
+                for k, c in enumerate(self.table)
+            ]
+        return [*lays, Lay(self.me, suit, True, size, value, len(lays), 2 if paladin else -1)]
 
     def threats(self, lays: list[Lay], led: int, value: int, size: int, paladin: bool) -> list[int]:
         """The opponents still to play who hold an unused die that would beat this bot's
         card, should they follow suit (their dice are public, their cards are not)."""
         lead_size = lays[0].die
         found = []
+        mine = (value, size)
         for seat in self.later_seats():
-            theirs = [
-                (d["value"], d["die"]) for d in self.seats[seat]["dice"] if not d["used"]
-            ]
+            theirs = self.their_dice(seat)
             if led == DRUID:
                 can = any(self.druid_loses(lays, seat, t) for t in theirs)
             else:
-                can = not paladin and any(
-                    beats(led, lead_size, (value, size), t) for t in theirs
-                )
+                can = not paladin and any(beats(led, lead_size, mine, t) for t in theirs)
             if can:
                 found.append(seat)
         return found
@@ -225,26 +240,34 @@ class Reading:
             return known
         bards = self.bards_played + (suit == BARD)
         worth = (TRICK + bards) if won else 0.0
-        for quest in self.quests:
-            if self.completes(quest, suit, value, size, led, won):
-                worth += quest.loot
+        if self.single_quests:
+            play = self.play_of(suit, value, size)
+            trick = self.trick_of(play, led, won)
+            for quest in self.single_quests:
+                if play_meets(quest.when, trick, play):
+                    worth += quest.loot
         self.worths[key] = worth
         return worth
+
+    def play_of(self, suit: int, value: int, size: int) -> Play:
+        return Play(self.me, -1, SUITS[suit], True, size, value, (), False)
+
+    def trick_of(self, play: Play, led: int, won: bool) -> Trick:
+        return Trick(
+            self.seen.tricks_done + 1,
+            self.seen.leader,
+            SUITS[led],
+            (*self.played, play),
+            self.me if won else -1,
+        )
 
     def completes(
         self, quest: Quest, suit: int, value: int, size: int, led: int, won: bool
     ) -> bool:
         if quest.times > 1:
             return False  # counted over several tricks: not judged play by play
-        play = Play(self.me, -1, SUITS[suit], True, size, value, (), False)
-        trick = Trick(
-            7 - self.tricks_left,
-            self.view["leader"],
-            SUITS[led],
-            (*self.played, play),
-            self.me if won else -1,
-        )
-        return play_meets(quest.when, trick, play)
+        play = self.play_of(suit, value, size)
+        return play_meets(quest.when, self.trick_of(play, led, won), play)
 
     def keep_worth(self, die_value: int, die_size: int, card_index: int) -> float:
         """What the die is worth for the rest of the round: its best fit with a card left."""
@@ -270,13 +293,12 @@ class Reading:
 
     # -- re-rolls, crits ------------------------------------------------------------
 
-    def mine(self) -> dict[str, Any]:
-        return next(c for c in self.table if c["seat"] == self.me)
+    def mine(self) -> OnTable:
+        return next(c for c in self.table if c.seat == self.me)
 
     def current(self) -> tuple[int, int, int, int, bool]:
         c = self.mine()
-        led = self.led
-        return SUITS.index(c["card"]["suit"]), c["value"], c["die"], led, c["paladin"]
+        return c.suit, c.value, c.size, self.led, c.paladin
 
     def expected_after_reroll(self) -> float:
         suit, _, size, led, paladin = self.current()
@@ -296,7 +318,7 @@ class Reading:
     ) -> float:
         """As `win_chance`, with this bot's own card taken off the table first."""
         saved = self.table
-        self.table = [c for c in saved if c["seat"] != self.me]
+        self.table = tuple(c for c in saved if c.seat != self.me)
         try:
             return self.win_chance(suit, value, size, led, paladin)
         finally:
@@ -341,9 +363,9 @@ class Reading:
             return worth(value, size, True)
         if crit_suit == WIZARD:
             other = int(action.args[1])
-            used = next(d for d in self.seats[self.me]["dice"] if d["die"] == other)
+            used = self.seen.dice[self.me][DICE.index(other)]
             # The freed die comes back for a later trick.
-            return worth(used["value"], other, paladin) + self.keep_worth_die(value, size)
+            return worth(used, other, paladin) + self.keep_worth_die(value, size)
         if crit_suit == BARD:
             return sum(worth(face, size, paladin) for face in range(1, size + 1)) / size
         # Rogue (ties by order) and Druid (an opponent's re-roll): modest, rarely decisive.

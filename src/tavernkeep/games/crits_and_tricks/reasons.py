@@ -13,10 +13,7 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.match import InfoSet
 from tavernkeep.games.crits_and_tricks.chances import player
 from tavernkeep.games.crits_and_tricks.content import SUITS, Quest
-from tavernkeep.games.crits_and_tricks.heuristic import (
-    Reading,
-    fit,
-)
+from tavernkeep.games.crits_and_tricks.heuristic import DICE, Reading, fit
 from tavernkeep.games.crits_and_tricks.tricks import (
     BARBARIAN,
     BARD,
@@ -37,10 +34,9 @@ def reason(info: InfoSet, action: Action) -> str:
     chance to take the trick (with the dice of those still to play), what the trick
     would bring, the die or card it spends; a quest's or a challenge's worth. "" where
     the odds say it all. Reads only the seat's view, the odds and the pack."""
-    view = info.view()
-    if view["decision"] is None:
+    reading = Reasons(info.observe(), info.content())
+    if not reading.seen.kind:
         return ""
-    reading = Reasons(view, info.content(), info.seat)
     return reading.reason(action, info.odds(action))
 
 
@@ -57,7 +53,7 @@ class Reasons(Reading):
             return self.quest_words(self.pack.quest[int(action.args[0])])
         if kind == "barkeep":
             return self.barkeep_words(int(action.args[0]) - 1)
-        if not any(c["seat"] == self.me for c in self.table):
+        if not any(c.seat == self.me for c in self.table):
             return ""  # a re-roll or a crit is always about this bot's card on the table
         if kind == "reroll":
             return self.reroll_words(odds)
@@ -85,7 +81,7 @@ class Reasons(Reading):
     def stake_words(self, suit: int, value: int, size: int, led: int) -> list[str]:
         """['for 2 Bards and Pebble Toss (2 loot)', 'Sore Loser (1 loot) if lost']: what
         `trick_worth` counts, the table as it is (this bot's card off it)."""
-        bards = sum(1 for c in self.table if c["card"]["suit"] == "Bard") + (suit == BARD)
+        bards = sum(1 for c in self.table if c.suit == BARD) + (suit == BARD)
         won = [q for q in self.quests if self.completes(q, suit, value, size, led, True)]
         lost = [q for q in self.quests if self.completes(q, suit, value, size, led, False)]
         gains = [_plural(bards, "Bard")] if bards else []
@@ -134,7 +130,7 @@ class Reasons(Reading):
         table first, as `win_chance_on_table` reads it."""
         suit, value, size, led, paladin = self.current()
         saved = self.table
-        self.table = [c for c in saved if c["seat"] != self.me]
+        self.table = tuple(c for c in saved if c.seat != self.me)
         try:
             return words(suit, value, size, led, paladin)
         finally:
@@ -155,7 +151,7 @@ class Reasons(Reading):
     def reroll_words(self, odds: dict[str, float]) -> str:
         """The free re-roll (or the Bard crit's second): this bot's chance after it
         against keeping (`expected_after_reroll` against `now_value`)."""
-        if not self.mine()["followed"]:
+        if not self.mine().followed:
             return "off suit: cannot win, whatever the die shows"
         suit, value, size, led, paladin = self.current()
         now = self.win_chance_on_table(suit, value, size, led, paladin)
@@ -194,8 +190,8 @@ class Reasons(Reading):
             after = self.win_chance_on_table(suit, value, size, led, True)
         elif crit_suit == WIZARD:
             other = int(action.args[1])
-            used = next(d for d in self.seats[self.me]["dice"] if d["die"] == other)
-            after = self.win_chance_on_table(suit, used["value"], other, led, paladin)
+            used = self.seen.dice[self.me][DICE.index(other)]
+            after = self.win_chance_on_table(suit, used, other, led, paladin)
             extra = f", the d{size} ({value}) back for later"
         elif crit_suit == BARD:
             after = (
@@ -226,7 +222,7 @@ class Reasons(Reading):
             return ""
         challenge = self.pack.barkeep[b]
         suits = min(1.0, max(0.0, self.barkeep_fit(b)))
-        tricks = self.view["tricks_per_round"]
+        tricks = self.seen.tricks_per_round
         why = {
             "tricks_won": f"your dice total {sum(v for v, _ in self.dice)}",
             "bards_won": _plural(sum(1 for s in self.hand if s == BARD), "Bard") + " in hand",

@@ -22,7 +22,7 @@ from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.records import shift_arguments
 from tavernkeep.engine.rng import Rng
 from tavernkeep.engine.tally import new_tally, tally_facts
-from tavernkeep.games.crits_and_tricks import chances, evaluation, tricks
+from tavernkeep.games.crits_and_tricks import chances, evaluation, observer, tricks
 from tavernkeep.games.crits_and_tricks.config import CritsAndTricksConfig
 from tavernkeep.games.crits_and_tricks.content import (
     MERCENARIES,
@@ -39,6 +39,7 @@ from tavernkeep.games.crits_and_tricks.history import (
     measure,
     quest_met,
 )
+from tavernkeep.games.crits_and_tricks.observer import Seen
 from tavernkeep.games.crits_and_tricks.state import DICE, NONE, CritsAndTricksState, Current
 from tavernkeep.games.crits_and_tricks.tricks import BARBARIAN, BARD, DRUID, PALADIN, ROGUE, WIZARD
 
@@ -410,6 +411,9 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             "ending": state.ending or None,
             "result": result.to_json() if result else None,
         }
+
+    def observe(self, state: CritsAndTricksState, seat: int) -> Seen:
+        return observer.observe(state, seat)
 
     def determinize(self, state: CritsAndTricksState, seat: int, rng: Rng) -> CritsAndTricksState:
         """Re-deal what `seat` cannot see: the other hands with the undealt cards, and the
