@@ -67,7 +67,7 @@ class HeuristicBot:
         actions = info.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        view = info.view()
+        view = info.observe()
         cat: Catalog = info.content()
         reading = Reading(view, cat, info.seat)
         kind = view["decision"]["kind"]

@@ -79,12 +79,15 @@ def reason(info: InfoSet, action: Action) -> str:
     decision = view["decision"]
     if decision is None:
         return ""
-    reading = Reasons(view, info.content(), info.seat)
+    reading = Reasons(Reading(view, info.content(), info.seat))
     return reading.reason(decision, action, info.odds(action))
 
 
-class Reasons(Reading):
+class Reasons:
     """The heuristic's reading of a decision, put in words for a person."""
+
+    def __init__(self, bot: Reading) -> None:
+        self.bot = bot
 
     def reason(self, decision: dict[str, Any], action: Action, odds: dict[str, float]) -> str:
         kind = action.kind
@@ -107,7 +110,7 @@ class Reasons(Reading):
         if kind == "target":
             return _on_the_roll(odds, self.target_words(position_of(int(action.args[0]))))
         if kind == "leader":
-            leader = self.cat.leaders[position_of(int(action.args[0]))]
+            leader = self.bot.cat.leaders[position_of(int(action.args[0]))]
             return LEADER_WORDS.get(leader.skill.trigger, "")
         return ""  # skip, pass, use, a skill: the label says it all
 
@@ -117,9 +120,9 @@ class Reasons(Reading):
         if eid < 0:
             return "no effect"
         words = []
-        for step in self.cat.effects[eid]:
+        for step in self.bot.cat.effects[eid]:
             words.append(_step_words(step))
-            if step.cost and not self.can_pay(step):
+            if step.cost and not self.bot.can_pay(step):
                 words[-1] += " (you have none: it stops there)"
                 break
         return ", then ".join(words)
@@ -136,20 +139,20 @@ class Reasons(Reading):
         chance = odds.get("success")
         if chance is None:
             return ""
-        c = self.cat.cards[hero]
-        mine = next((h for h in self.seats[self.me]["party"] if h["id"] == hero), None)
+        c = self.bot.cat.cards[hero]
+        mine = next((h for h in self.bot.seats[self.bot.me]["party"] if h["id"] == hero), None)
         bonus = int(mine.get("bonus") or 0) if mine is not None else 0
         text = f"{chance:.0%} to roll {c.roll}+" + (f" ({bonus:+d} bonus)" if bonus else "")
         text += _helped(odds, "with your") + (", free" if free else "")
         text += f": {self.effect_words(c.effect)}"
-        if self.effect_value(c.effect) <= 0:
+        if self.bot.effect_value(c.effect) <= 0:
             text += " (nothing in it for you now)"
         return text
 
     def prize_words(self, seat: int) -> str:
         """What a slain Monster is to `seat`: a step of three, or the win."""
-        slain = len(self.seats[seat]["slain"])
-        whose = "your" if seat == self.me else "their"
+        slain = len(self.bot.seats[seat]["slain"])
+        whose = "your" if seat == self.bot.me else "their"
         if slain >= 2:
             return f"{whose} third: the win"
         return f"{whose} {'first' if slain == 0 else 'second'} of three"
@@ -158,19 +161,20 @@ class Reasons(Reading):
         """'42% to slay it, your first of three; 28% punished: SACRIFICE a Hero'."""
         if "slay" not in odds:
             return ""
-        m = self.cat.monsters[monster]
+        m = self.bot.cat.monsters[monster]
         punishes = ", then ".join(_step_words(step) for step in m.punishment)
+        punished = odds.get("punishment", 0.0)
         return (
             f"{odds['slay']:.0%} to slay it{_helped(odds, 'slay with your')}, "
-            f"{self.prize_words(self.me)}; {odds.get('punishment', 0.0):.0%} punished: {punishes}"
+            f"{self.prize_words(self.bot.me)}; {punished:.0%} punished: {punishes}"
         )
 
     def hero_words(self, seat: int, hero: dict[str, Any]) -> str:
         """'their only Fighter, with Band of Fortune': what `hero_worth` counts."""
-        whose = "your" if seat == self.me else "their"
+        whose = "your" if seat == self.bot.me else "their"
         cls = hero["class"]
-        same = sum(1 for h in self.seats[seat]["party"] if h["class"] == cls)
-        leader = self.seats[seat]["leader"]
+        same = sum(1 for h in self.bot.seats[seat]["party"] if h["class"] == cls)
+        leader = self.bot.seats[seat]["leader"]
         if leader and leader["class"] == cls:
             words = f"a {cls}, like {whose} Leader"
         elif same == 1:
@@ -183,15 +187,15 @@ class Reasons(Reading):
     def play_words(self, action: Action) -> str:
         """A card played from the hand: a Hero's class and free roll, a Magic card's
         effect, an Item's Hero (`play_value`)."""
-        c = self.cat.cards[int(action.args[0])]
+        c = self.bot.cat.cards[int(action.args[0])]
         if c.kind == HERO:
-            have = self.classes(self.me)
+            have = self.bot.classes(self.bot.me)
             joins = f"another {c.hero_class}"
             if c.hero_class not in have:
                 joins = f"a {c.hero_class}: class {len(have) + 1} of 6"
             return f"{joins}; free roll {c.roll}+: {self.effect_words(c.effect)}"
         if c.kind == MAGIC:
-            sage = self.leader_trigger(self.me) == "on_play_magic"
+            sage = self.bot.leader_trigger(self.bot.me) == "on_play_magic"
             return self.effect_words(c.effect) + (", and DRAW a card (your Leader)" if sage else "")
         if len(action.args) < 2:
             return ""
@@ -201,15 +205,15 @@ class Reasons(Reading):
             return ""
         owner, target, _ = found
         if c.kind == CURSED:
-            if owner == self.me:
+            if owner == self.bot.me:
                 return f"a Cursed Item on your own {target['name']}: it hurts you"
-            lead = " (nearest to winning)" if owner == self.leader() else ""
+            lead = " (nearest to winning)" if owner == self.bot.leader() else ""
             words = self.hero_words(owner, target)
             return f"slows {player(owner)}{lead}: {target['name']}, {words}"
         if c.counts_as:
-            if c.counts_as in self.classes(self.me):
+            if c.counts_as in self.bot.classes(self.bot.me):
                 return f"{target['name']} would count as a {c.counts_as}, a class you have"
-            lost = self.hero_words(self.me, target).startswith("your only")
+            lost = self.hero_words(self.bot.me, target).startswith("your only")
             cost = f"; your only {target['class']} goes" if lost else ""
             return f"{target['name']} counts as a {c.counts_as}, a class your Party lacks{cost}"
         if c.skill is not None and c.skill.bonus:
@@ -219,19 +223,19 @@ class Reasons(Reading):
         return f"on {self.hero_words(owner, target)}, {target['name']}"
 
     def turn_words(self, kind: str) -> str:
-        held = len(self.hand)
+        held = len(self.bot.hand)
         if kind == "draw":
             return "a card for your empty hand" if not held else f"a card to the {held} you hold"
         if kind == "redraw":
             swap = f"your {_plural(held, 'card')} for " if held else ""
             return f"{swap}5 fresh cards, at 3 action points"
-        left = int(self.view["action_points"])
+        left = int(self.bot.view["action_points"])
         return f"{_plural(left, 'action point')} left unspent" if left else ""
 
     def open_rolls(self) -> tuple[list[dict[str, Any]], int]:
         """The rolls the window is over, and the place of the first among the table's."""
-        rolls = self.view["rolls"]
-        first = len(rolls) - int(self.view["decision"]["rolls"])
+        rolls = self.bot.view["rolls"]
+        first = len(rolls) - int(self.bot.view["decision"]["rolls"])
         return rolls[first:], first
 
     def succeeds(self, window: list[dict[str, Any]], totals: list[int], index: int) -> bool | None:
@@ -242,7 +246,7 @@ class Reasons(Reading):
         if purpose == "hero":
             return totals[index] >= int(roll["need"])
         if purpose == "attack":
-            return self.cat.monsters[int(roll["monster"]["id"])].slays(totals[index])
+            return self.bot.cat.monsters[int(roll["monster"]["id"])].slays(totals[index])
         if purpose in ("challenge", "defence"):
             places = [r.get("for") for r in window]
             if "challenge" not in places or "defence" not in places:
@@ -252,7 +256,7 @@ class Reasons(Reading):
         return None
 
     def whose(self, seat: int) -> str:
-        return "your" if seat == self.me else f"{player(seat)}'s"
+        return "your" if seat == self.bot.me else f"{player(seat)}'s"
 
     def roll_subject(self, window: list[dict[str, Any]], roll: dict[str, Any]) -> str:
         """'your roll for Pim the Apprentice', 'Player 2's ATTACK on Grimtooth Ogre',
@@ -274,7 +278,7 @@ class Reasons(Reading):
         if purpose == "attack":
             if success:
                 return "slays it"
-            m = self.cat.monsters[int(roll["monster"]["id"])]
+            m = self.bot.cat.monsters[int(roll["monster"]["id"])]
             return "is punished" if m.punishes(total) else "does nothing"
         return "is stopped" if success else "goes through"
 
@@ -282,7 +286,7 @@ class Reasons(Reading):
         """What rides on a roll, for its roller: the Hero's effect, the slain Monster."""
         purpose = roll.get("for")
         if purpose == "hero":
-            return f" ({self.effect_words(self.cat.cards[int(roll['card']['id'])].effect)})"
+            return f" ({self.effect_words(self.bot.cat.cards[int(roll['card']['id'])].effect)})"
         if purpose == "attack":
             return f" (the slay: {self.prize_words(int(roll['seat']))})"
         return ""
@@ -296,7 +300,7 @@ class Reasons(Reading):
             return ""
         roll = window[target]
         change = int(action.args[1]) + (int(action.args[3]) if len(action.args) > 3 else 0)
-        if roll["seat"] != self.me:
+        if roll["seat"] != self.bot.me:
             # The roller's Grimtooth Ogre answers a Modifier from an opponent, as the
             # choice's label counts it.
             change += int(roll.get("opponent_modifier_bonus") or 0)
@@ -332,9 +336,9 @@ class Reasons(Reading):
 
     def played_words(self, seat: int, card: dict[str, Any], onto: dict[str, Any] | None) -> str:
         """What a card being played brings its player (`played_worth`)."""
-        c = self.cat.cards[int(card["id"])]
+        c = self.bot.cat.cards[int(card["id"])]
         if c.kind == HERO:
-            have = self.classes(seat)
+            have = self.bot.classes(seat)
             if c.hero_class in have:
                 return f"another {c.hero_class} for {player(seat)}"
             return f"a {c.hero_class}, {player(seat)}'s class {len(have) + 1} of 6"
@@ -342,23 +346,23 @@ class Reasons(Reading):
             return self.effect_words(c.effect)
         where = f" on {onto['name']}" if onto else ""
         if c.kind == CURSED:
-            mine = onto is not None and self.owner(int(onto["id"])) == self.me
+            mine = onto is not None and self.bot.owner(int(onto["id"])) == self.bot.me
             return f"a Cursed Item on your {onto['name']}" if mine and onto else "a Cursed Item"
         return f"an Item{where}"
 
     def challenge_words(self, odds: dict[str, float]) -> str:
-        decision = self.view["decision"]
+        decision = self.bot.view["decision"]
         chance = odds.get("success")
         if chance is None or "player" not in decision:
             return ""
         seat = int(decision["player"])
         what = self.played_words(seat, decision["card"], decision.get("onto"))
-        lead = f"; {player(seat)} is nearest to winning" if seat == self.leader() else ""
+        lead = f"; {player(seat)} is nearest to winning" if seat == self.bot.leader() else ""
         return f"{chance:.0%} to stop it{_helped(odds, 'with your')}: {what}{lead}"
 
     def in_party(self, card: int) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
         """Where a card in a Party is: (seat, its Hero, the Item if the card is one)."""
-        for s in self.seats:
+        for s in self.bot.seats:
             for hero in s["party"]:
                 if hero["id"] == card:
                     return int(s["seat"]), hero, None
@@ -374,15 +378,15 @@ class Reasons(Reading):
         if found is None:
             return ""
         seat, hero, item = found
-        whose = "your" if seat == self.me else "their"
+        whose = "your" if seat == self.bot.me else "their"
         words = (
             self.hero_words(seat, hero)
             if item is None
             else (f"{whose} {item['name']} on {hero['name']}")
         )
-        if seat == self.me:
+        if seat == self.bot.me:
             return words
-        lead = " (nearest to winning)" if seat == self.leader() else ""
+        lead = " (nearest to winning)" if seat == self.bot.leader() else ""
         return f"{player(seat)}{lead}: {words}"
 
     def pick_words(self, decision: dict[str, Any], action: Action, odds: dict[str, float]) -> str:
@@ -391,10 +395,10 @@ class Reasons(Reading):
         if verb == "encore":
             return self.roll_words(card, odds, free=True)
         if verb in ("replace", "slay"):
-            m = self.cat.monsters[card]
+            m = self.bot.cat.monsters[card]
             if verb == "slay":
-                return f"slain at once: {self.prize_words(self.me)}"
-            slay, _ = attack_chances(m, int(self.seats[self.me]["attack_bonus"]))
+                return f"slain at once: {self.prize_words(self.bot.me)}"
+            slay, _ = attack_chances(m, int(self.bot.seats[self.bot.me]["attack_bonus"]))
             return f"an ATTACK on it would slay it {slay:.0%} of the time"
         if verb in ("discard", "search", "take"):
             return self.card_words(card)
@@ -404,14 +408,14 @@ class Reasons(Reading):
         if action.kind == "steal" or verb == "steal":
             words += "; yours to keep"
         if len(action.args) > 1:  # a stolen Item: onto one of this seat's Heroes
-            words += f", onto {self.cat.cards[int(action.args[1])].name}"
+            words += f", onto {self.bot.cat.cards[int(action.args[1])].name}"
         return words
 
     def card_words(self, card: int) -> str:
         """A card to hold (`card_value`): a Hero's class and roll, a Magic card's effect."""
-        c = self.cat.cards[card]
+        c = self.bot.cat.cards[card]
         if c.kind == HERO:
-            lacks = " your Party lacks" if c.hero_class not in self.classes(self.me) else ""
+            lacks = " your Party lacks" if c.hero_class not in self.bot.classes(self.bot.me) else ""
             return f"a {c.hero_class}{lacks}, {c.roll}+: {self.effect_words(c.effect)}"
         if c.kind == MAGIC:
             return f"Magic: {self.effect_words(c.effect)}"
@@ -423,14 +427,14 @@ class Reasons(Reading):
 
     def target_words(self, seat: int) -> str:
         """A player chosen for an effect, as `target` weighs them."""
-        if seat == self.me:
-            return "you: the DRAW is yours" if self.helps_chosen() else "you: it falls on you"
-        s = self.seats[seat]
+        if seat == self.bot.me:
+            return "you: the DRAW is yours" if self.bot.helps_chosen() else "you: it falls on you"
+        s = self.bot.seats[seat]
         text = (
-            f"{_plural(len(s['slain']), 'Monster')} slain, {len(self.classes(seat))} of 6 "
+            f"{_plural(len(s['slain']), 'Monster')} slain, {len(self.bot.classes(seat))} of 6 "
             f"classes, {_plural(int(s['hand_size']), 'card')} in hand"
         )
-        return text + ("; nearest to winning" if seat == self.leader() else "")
+        return text + ("; nearest to winning" if seat == self.bot.leader() else "")
 
 
 def _plural(count: int, word: str) -> str:

@@ -506,16 +506,33 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         return action in self.legal_actions(state)
 
     def view(self, state: HereToSlayState, seat: int | None) -> dict[str, Any]:
+        return self._view(state, seat, True)
+
+    def observe(self, state: HereToSlayState, seat: int) -> dict[str, Any]:
+        """The view as the heuristic bot reads it: the same facts, less what it never
+        reads (the cards being played, the Hero rolls' aims, the result, the piles' sizes,
+        each Hero's roll bonus), and the cards' faces shared rather than copied, since
+        the bot only reads them: a game's thousand decisions pay for no more."""
+        return self._view(state, seat, False)
+
+    def _view(self, state: HereToSlayState, seat: int | None, whole: bool) -> dict[str, Any]:
         cat = state.catalog
         cards = cat.cards
         card_faces, monster_faces = FACES(cat)
 
         def card(c: int) -> dict[str, Any]:
             # A copy, so that a caller changing a view never changes the next one.
-            return dict(card_faces[c])
+            return dict(card_faces[c]) if whole else card_faces[c]
 
         def hero(h: int, owner_bonus: int) -> dict[str, Any]:
             item = state.equipped.get(h)
+            if not whole:  # what the bot reads of a Hero in a Party
+                return {
+                    **card_faces[h],
+                    "class": table.hero_class(state, h),
+                    "roll": cards[h].roll,
+                    "item": card_faces[item] if item is not None else None,
+                }
             return {
                 **card_faces[h],
                 "class": table.hero_class(state, h),
@@ -532,12 +549,12 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
         def monster(m: int) -> dict[str, Any]:
             face = monster_faces[m]
-            return {**face, "classes": list(face["classes"])}
+            return {**face, "classes": list(face["classes"])} if whole else face
 
         seats = []
         for s in range(state.players):
             leader = state.leaders[s]
-            owner_bonus = rolls.seat_bonus(state, s, HERO_ROLL)
+            owner_bonus = rolls.seat_bonus(state, s, HERO_ROLL) if whole else 0
             seats.append(
                 {
                     "seat": s,
@@ -546,7 +563,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                     "slain": [monster(m) for m in state.slain[s]],
                     "hand_size": len(state.hands[s]),
                     "attack_bonus": rolls.roll_bonus(state, s, ATTACK_ROLL),
-                    "challenge_bonus": rolls.roll_bonus(state, s, CHALLENGE_ROLL),
+                    "challenge_bonus": rolls.roll_bonus(state, s, CHALLENGE_ROLL) if whole else 0,
                     "hand": [card(c) for c in state.hands[s]] if s == seat else None,
                 }
             )
@@ -602,6 +619,20 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
                 purposes.append({"for": "attack", "monster": monster(what)})
             else:
                 purposes.append({})
+        if not whole:
+            return {
+                "seat": seat,
+                "players": state.players,
+                "action_points": state.ap,
+                "decision": decision,
+                "discard": [card_faces[c] for c in state.discard],
+                "monsters": [monster_faces[m] for m in state.row],
+                "table": seats,
+                "rolls": [
+                    {"seat": r[0], "total": state.total(r), **purpose}
+                    for r, purpose in zip(state.rolls, purposes, strict=True)
+                ],
+            }
         result = self.result(state)
         return {
             "game": self.name,
