@@ -102,3 +102,23 @@ def test_it_beats_random_bots() -> None:
         wins += (0 in result.winners) / len(result.winners)
     # Its fair share is a third; over 5,000 games it wins far more (RULES.md).
     assert wins >= games * 0.75
+
+
+def test_a_dice_rank_says_what_beats_says_for_every_die() -> None:
+    """The bot compares ranks (`rank`, one best die a seat) where the rule is `beats`
+    (any die of the seat): the two agree for every suit led, every lead size and every
+    pair of dice, a Barbarian's crit's raised values included."""
+    from tavernkeep.games.crits_and_tricks.heuristic import DICE, beats, rank
+    from tavernkeep.games.crits_and_tricks.tricks import BARBARIAN, PALADIN, ROGUE, WIZARD
+
+    for led in (BARBARIAN, ROGUE, WIZARD, PALADIN):
+        for lead_size in DICE:
+            for my_size in DICE:
+                for my_value in range(1, my_size + 7):
+                    mine = (my_value, my_size)
+                    for size in DICE:
+                        for value in range(1, size + 1):
+                            theirs = (value, size)
+                            assert beats(led, lead_size, mine, theirs) == (
+                                rank(led, lead_size, theirs) >= rank(led, lead_size, mine, True)
+                            ), (led, lead_size, mine, theirs)

@@ -78,6 +78,51 @@ def beats(led: int, lead_size: int, mine: tuple[int, int], theirs: tuple[int, in
     return a > b or (a == b and ts >= ms)
 
 
+NO_RANK = (-100, 0)
+"""Below every die's `rank`: a seat with no die left (or, with a Paladin led, none of the
+lead's size) beats nothing."""
+OFF_SIZE = (-50, 0)
+"""With a Paladin led, the rank of this bot's card on a die of another size than the
+lead's: below every die of the lead's size, above NO_RANK."""
+
+
+def rank(led: int, lead_size: int, die: tuple[int, int], mine: bool = False) -> tuple[int, int]:
+    """A die (value, size) as `beats` orders it for a suit led other than the Druid: a
+    later follower's die beats this bot's card exactly when its rank is at least the
+    card's (`mine`), ties going to the larger die, then to the later card. With a
+    Paladin led, only dice of the lead's size compete, and any of them beats a card on
+    another size."""
+    value, size = die
+    if led == BARBARIAN:
+        return value, size
+    if led == ROGUE:
+        return -value, size
+    if led == WIZARD:
+        return -abs(value - 5), size
+    if size != lead_size:
+        return OFF_SIZE if mine else NO_RANK
+    return value, size
+
+
+Check = tuple[int, int, int, int, int, int, int]
+
+
+def quick_check(quest: Quest) -> Check:
+    """What a quest asks of a card, a die and a result, as plain numbers (0, or a bound
+    that lets anything through, where it asks nothing): die, exact value, lowest and
+    highest value, result (1 win, -1 lose, 0 either), suit and led suit (-1: any)."""
+    when = quest.when
+    return (
+        when.die or 0,
+        when.value or 0,
+        when.min_value if when.min_value is not None else -1000,
+        when.max_value if when.max_value is not None else 1000,
+        1 if when.result == "win" else -1 if when.result == "lose" else 0,
+        SUITS.index(when.suit) if when.suit is not None else -1,
+        SUITS.index(when.led) if when.led is not None else -1,
+    )
+
+
 class HeuristicBot:
     name = "bot:heuristic"
 
@@ -127,7 +172,9 @@ class Reading:
         )
         self.worths: dict[tuple[int, int, int, int, bool], float] = {}
         # Only quests met in one trick are judged play by play (`completes`).
-        self.single_quests = [q for q in self.quests if q.times == 1]
+        self.single_quests = [q for q in self.quests if q.times == 1 and self.may_meet(q)]
+        self.quest_checks = [(q, quick_check(q)) for q in self.single_quests]
+        self._keeps: dict[tuple[int, int], float] = {}
         # What stays the same while the bot weighs its choices, worked out once: the
         # seats still to play and their dice, and (keyed by the table's length, as its
         # own card is on the table or off it) the cards it has seen and the lays.
@@ -135,6 +182,7 @@ class Reading:
         self._their_dice: dict[int, list[tuple[int, int]]] = {}
         self._follows: dict[tuple[int, int, int], float] = {}
         self._lays: dict[int, list[Lay]] = {}
+        self._best: dict[tuple[int, int, int], tuple[int, int]] = {}
 
     # -- the chance of taking the trick --------------------------------------------
 
@@ -208,18 +256,31 @@ class Reading:
     def threats(self, lays: list[Lay], led: int, value: int, size: int, paladin: bool) -> list[int]:
         """The opponents still to play who hold an unused die that would beat this bot's
         card, should they follow suit (their dice are public, their cards are not)."""
-        lead_size = lays[0].die
         found = []
-        mine = (value, size)
+        if led == DRUID:
+            for seat in self.later_seats():
+                if any(self.druid_loses(lays, seat, t) for t in self.their_dice(seat)):
+                    found.append(seat)
+            return found
+        if paladin:
+            return found
+        lead_size = lays[0].die
+        mine = rank(led, lead_size, (value, size), mine=True)
         for seat in self.later_seats():
-            theirs = self.their_dice(seat)
-            if led == DRUID:
-                can = any(self.druid_loses(lays, seat, t) for t in theirs)
-            else:
-                can = not paladin and any(beats(led, lead_size, mine, t) for t in theirs)
-            if can:
+            if self.best_rank(seat, led, lead_size) >= mine:
                 found.append(seat)
         return found
+
+    def best_rank(self, seat: int, led: int, lead_size: int) -> tuple[int, int]:
+        """The best `rank` among a seat's unused dice: it holds one that `beats` a card
+        exactly when this is at least the card's own rank."""
+        key = (seat, led, lead_size)
+        best = self._best.get(key)
+        if best is None:
+            best = self._best[key] = max(
+                (rank(led, lead_size, t) for t in self.their_dice(seat)), default=NO_RANK
+            )
+        return best
 
     def druid_loses(self, lays: list[Lay], seat: int, theirs: tuple[int, int]) -> bool:
         extra = Lay(seat, DRUID, True, theirs[1], theirs[0], len(lays), -1)
@@ -240,14 +301,44 @@ class Reading:
             return known
         bards = self.bards_played + (suit == BARD)
         worth = (TRICK + bards) if won else 0.0
-        if self.single_quests:
-            play = self.play_of(suit, value, size)
-            trick = self.trick_of(play, led, won)
-            for quest in self.single_quests:
-                if play_meets(quest.when, trick, play):
-                    worth += quest.loot
+        play: Play | None = None
+        trick: Trick | None = None
+        for quest, (die, exact, low, high, result, of_suit, of_led) in self.quest_checks:
+            # What `play_meets` reads of the card, the die and the result, checked first
+            # on plain numbers: most quests fail here, before a play is built.
+            if (
+                (die and die != size)
+                or (exact and exact != value)
+                or value < low
+                or value > high
+                or (result == 1 and not won)
+                or (result == -1 and won)
+                or (of_suit >= 0 and of_suit != suit)
+                or (of_led >= 0 and of_led != led)
+            ):
+                continue
+            if play is None or trick is None:
+                play = self.play_of(suit, value, size)
+                trick = self.trick_of(play, led, won)
+            if play_meets(quest.when, trick, play):
+                worth += quest.loot
         self.worths[key] = worth
         return worth
+
+    def may_meet(self, quest: Quest) -> bool:
+        """False for a quest no play this bot weighs can meet, whatever its card and die:
+        it weighs a card that followed, with no crit and no re-roll, in this trick
+        (`play_of`, `trick_of`); `play_meets` reads the same fields the same way."""
+        when = quest.when
+        leading = self.seen.leader == self.me
+        return not (
+            when.crit is not None
+            or (when.crits is not None and when.crits > 0)
+            or when.rerolled is True
+            or when.followed is False
+            or (when.leading is not None and leading != when.leading)
+            or (when.trick is not None and when.trick != self.seen.tricks_done + 1)
+        )
 
     def play_of(self, suit: int, value: int, size: int) -> Play:
         return Play(self.me, -1, SUITS[suit], True, size, value, (), False)
@@ -270,11 +361,19 @@ class Reading:
         return play_meets(quest.when, self.trick_of(play, led, won), play)
 
     def keep_worth(self, die_value: int, die_size: int, card_index: int) -> float:
-        """What the die is worth for the rest of the round: its best fit with a card left."""
+        """What the die is worth for the rest of the round: its best fit with a card left.
+        (A fit reads the die's value alone, so the size is no part of the key.)"""
+        key = (die_value, card_index)
+        known = self._keeps.get(key)
+        if known is not None:
+            return known
         rest = [s for k, s in enumerate(self.hand) if k != card_index]
         if not rest or self.tricks_left <= 1:
-            return 0.0
-        return KEEP_DIE * max(fit(s, die_value, die_size) for s in rest)
+            known = 0.0
+        else:
+            known = KEEP_DIE * max(fit(s, die_value, die_size) for s in rest)
+        self._keeps[key] = known
+        return known
 
     def play_value(self, action: Action) -> float:
         card = int(action.args[0])
