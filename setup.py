@@ -35,6 +35,7 @@ HOT_PATHS = [
     "src/tavernkeep/games/here_to_slay/effects.py",
     "src/tavernkeep/games/here_to_slay/turn.py",
     "src/tavernkeep/games/here_to_slay/rules.py",
+    "src/tavernkeep/games/here_to_slay/heuristic.py",
     "src/tavernkeep/games/crits_and_tricks/state.py",
     "src/tavernkeep/games/crits_and_tricks/tricks.py",
     "src/tavernkeep/games/crits_and_tricks/history.py",
