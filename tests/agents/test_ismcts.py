@@ -54,6 +54,10 @@ class Watched(Game[Any, Any]):
         self.touched.append(state)
         return self.inner.view(state, seat)
 
+    def observe(self, state: Any, seat: int) -> Any:
+        self.touched.append(state)
+        return self.inner.observe(state, seat)
+
     def determinize(self, state: Any, seat: int, rng: Rng) -> Any:
         twin = self.inner.determinize(state, seat, rng)
         # A copy: the search goes on to play the sample itself forward.
@@ -95,7 +99,7 @@ class Watched(Game[Any, Any]):
 
 
 class Door(InfoSet):
-    """The runner's InfoSet, whose own questions (legal actions, view) go to the real
+    """The runner's InfoSet, whose own questions (legal actions, view, observation) go to the real
     game: they are the door a seat is allowed through. Whatever the bot asks of
     `info.game` goes to the watched game."""
 
@@ -105,6 +109,9 @@ class Door(InfoSet):
 
     def view(self) -> dict[str, Any]:
         return self.inner.view(self._state, self.seat)
+
+    def observe(self) -> Any:
+        return self.inner.observe(self._state, self.seat)
 
     def legal_actions(self) -> list[Action]:
         return self.inner.legal_actions(self._state)

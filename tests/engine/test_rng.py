@@ -144,3 +144,20 @@ def test_a_scripted_clone_has_its_own_script() -> None:
     assert twin != rng
     assert ScriptedRng([1]) != Rng(0)
     assert Rng(0) != ScriptedRng([1])
+
+
+def test_seat_streams_are_fixed_apart_from_the_game_and_from_each_other() -> None:
+    """A game's seats each get their own stream, the same for the same seed (a bot's
+    choices replay), never the game's own, and no two alike, over many seeds."""
+    from tavernkeep.engine.rng import seat_streams
+
+    assert [r.state for r in seat_streams(1, 4)] == [r.state for r in seat_streams(1, 4)]
+    assert seat_streams(1, 4)[0].state == 9_693_379_190_956_107_411
+    firsts = set()
+    for seed in range(500):
+        game = tuple(Rng(seed).dice(8, 6))
+        seats = [tuple(r.dice(8, 6)) for r in seat_streams(seed, 6)]
+        assert game not in seats
+        assert len(set(seats)) == 6
+        firsts.update(r.state for r in seat_streams(seed, 6))
+    assert len(firsts) == 500 * 6

@@ -21,7 +21,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction, RecordError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Agent, Game, Result
 from tavernkeep.engine.records import GameRecord, action_at, open_record, shorten
-from tavernkeep.engine.rng import Rng, derive_seed
+from tavernkeep.engine.rng import Rng, seat_streams
 
 
 class InfoSet:
@@ -104,7 +104,7 @@ class Match:
         self.state = game.setup(config, seed, pack)
         self.opening: list[Event] = game.opening(self.state) if record_events else []
         """What the game starts with, as events: the first lines of its log."""
-        self.rngs = [Rng(derive_seed(seed, "seat", i)) for i in range(len(agents))]
+        self.rngs = seat_streams(seed, len(agents))
         self.actions = 0
         self.seed = seed
         self._seats = list(seats) if seats is not None else [a.name for a in agents]

@@ -18,7 +18,7 @@ from tavernkeep.agents import make_bot
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Agent
 from tavernkeep.engine.match import InfoSet
-from tavernkeep.engine.rng import Rng, derive_seed, random_seed
+from tavernkeep.engine.rng import Rng, random_seed, seat_streams
 from tavernkeep.games import get_game
 from tavernkeep.rl.table import Mask, Table, Vector
 
@@ -61,7 +61,7 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         super().reset(seed=seed)
         game_seed = random_seed() if seed is None else seed
         self.table.reset(game_seed)
-        self._rngs = [Rng(derive_seed(game_seed, "seat", i)) for i in range(self.table.players)]
+        self._rngs = seat_streams(game_seed, self.table.players)
         self._bots_play()
         return self.table.observe(LEARNER), self._info()
 

@@ -46,7 +46,7 @@ def test_given_a_long_night_it_goes_for_every_cube_and_the_knighthood() -> None:
         Match.start(GAME, [PlannerBot()], seed, {"turn_limit": 150}, record_events=False)
         .run()
         .ending
-        for seed in range(4)
+        for seed in range(10)
     ]
     assert "knighted" in endings
 
