@@ -4,7 +4,8 @@ It values a quest at its chance of success (counting the rescue it would attempt
 the reward, minus the adventurers it expects to lose. An adventurer is worth something
 while there are turns ahead to send it on, and almost nothing in the last round, where
 only the tie-break counts. On a failure it compares quitting with the best rescue, die
-by die, using the exact chance of each re-roll. It reads only its seat's view.
+by die, using the exact chance of each re-roll. It reads only its seat's view (as
+`observe` gives it, the parts it reads).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class HeuristicBot:
 
 
     def choose(self, info: InfoSet) -> Action:
-        view = info.view()
+        view = info.observe()
         actions = info.legal_actions()
         party = view["parties"][info.seat]
         worth = adventurer_value(view, party)

@@ -292,6 +292,15 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         return ev if ev is not None else []
 
     def view(self, state: HackAndSlashState, seat: int | None) -> dict[str, Any]:
+        return self._view(state, seat, True)
+
+    def observe(self, state: HackAndSlashState, seat: int) -> dict[str, Any]:
+        """The view as the heuristic bot reads it: the decision, the quests, the parties
+        and the attempt, the cards' faces shared rather than copied (the bot only reads
+        them), and nothing else: no score piles, no result."""
+        return self._view(state, seat, False)
+
+    def _view(self, state: HackAndSlashState, seat: int | None, whole: bool) -> dict[str, Any]:
         cards = state.cards
         faces = FACES(cards)
         attempt = None
@@ -301,12 +310,22 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
                 "seat": state.current,
                 "slot": state.slot,
                 # Copies, so that a caller changing a view never changes the next one.
-                "quest": dict(faces[card]),
+                "quest": dict(faces[card]) if whole else faces[card],
                 "adventurers": state.on_card,
                 "dice": list(state.dice),
                 "total": sum(state.dice),
             }
         top = state.stack[-1] if state.stack else None
+        if not whole:
+            return {
+                "seat": seat,
+                "decision": {"kind": top.kind, "seat": top.seat} if top else None,
+                "brag": faces[0],
+                "quests": [None if card == EMPTY else faces[card] for card in state.row],
+                "parties": list(state.parties),
+                "attempt": attempt,
+                "ending": state.ending or None,
+            }
         result = self.result(state)
         return {
             "game": self.name,
