@@ -343,6 +343,87 @@ def sweep(
 
 
 @app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            "-p",
+            help="A number the search may move, as sweep names it, with a range or values: "
+            '"quest[Rats in the Cellar].reward=1..20" or brag.goal=3,4,5. Repeat for more.',
+        ),
+    ],
+    target: Annotated[
+        list[str],
+        typer.Option(
+            "--target",
+            "-t",
+            help="What balance means: fair[:TOL] (every seat's fair share), "
+            "label:NAME[:TOL] (e.g. label:leader), turns=N[:TOL], team=P[:TOL]. Repeat.",
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="A folder for the search's trials (run again to resume) and the best "
+            "candidates' patches and packs.",
+        ),
+    ] = Path("tune"),
+    seat: SeatOpt = None,
+    trials: Annotated[int, typer.Option(help="Candidates tried in each run.", min=1)] = 40,
+    games_: Annotated[
+        int, typer.Option("--games", "-n", help="Games a candidate, on the same seeds.", min=1)
+    ] = 2000,
+    runs: Annotated[int, typer.Option(help="Independent runs of the search.", min=1)] = 2,
+    holdout: Annotated[
+        int, typer.Option(help="Fresh games to check each run's best on.", min=1)
+    ] = 10000,
+    least_change: Annotated[
+        float,
+        typer.Option(
+            "--least-change",
+            help="Weight against moving the pack: 0 ignores it; 1 weighs each param's whole "
+            "range as one tolerance missed.",
+            min=0.0,
+        ),
+    ] = 0.0,
+    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    seed: SeedOpt = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ray: RayOpt = None,
+) -> None:
+    """Search the pack's numbers for the values that best meet balance targets, check the
+    best on fresh games, and write each as a TOML patch and a ready pack."""
+    from tavernkeep.lab.tune import run_tune
+
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: is a file, not a folder")
+    run_tune(
+        game,
+        param,
+        target,
+        seat,
+        trials,
+        games_,
+        runs,
+        holdout,
+        workers,
+        seed,
+        parse_options(option, variant),
+        pack,
+        least_change,
+        out,
+        json_,
+        ray,
+    )
+
+
+@app.command()
 def odds(
     expression: Annotated[str, typer.Argument(help="Dice and a goal, e.g. '3d6>=12' or '2d6==7'.")],
     rescue: Annotated[

@@ -99,9 +99,10 @@ def parse_path(text: str) -> list[Step]:
         i = j + 1
 
 
-def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -> None:
-    """Write `value` at `path` in a pack's raw TOML data; one clear error if the path
-    names nothing there or something that is not a number."""
+def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[dict[str, Any], str]:
+    """The table in a pack's raw TOML data that holds the number at `path`, and its key
+    there (absent where the pack leaves the field at its default); one clear error if
+    the path names nothing there or something that is not a number."""
     node: Any = raw
     where = ""
     for depth, step in enumerate(path):
@@ -113,8 +114,7 @@ def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -
             if last and step.name is None and step.number is None and where:
                 # A field the pack leaves at its default: validation will say whether
                 # the game knows it.
-                node[step.key] = value
-                return
+                return node, step.key
             raise ConfigError(
                 f"'{text}': no '{step.key}' in {where or 'the pack'} (there: {known})"
             )
@@ -143,10 +143,46 @@ def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -
         if last:
             if isinstance(child, bool) or not isinstance(child, int | float):
                 raise ConfigError(f"'{text}': '{here}' holds {child!r}, not a number")
-            node[step.key] = value
-            return
+            return node, step.key
         node = child
         where = here
+    raise ConfigError(f"'{text}': an empty path")
+
+
+def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -> None:
+    """Write `value` at `path` in a pack's raw TOML data (see `locate`)."""
+    node, key = locate(raw, path, text)
+    node[key] = value
+
+
+def get_number(raw: dict[str, Any], path: list[Step], text: str) -> float | None:
+    """The number at `path` in a pack's raw TOML data; None where the pack leaves it at
+    its default."""
+    node, key = locate(raw, path, text)
+    value = node.get(key)
+    return None if value is None else float(value)
+
+
+def raw_pack(game: Game[Any, Any], source: str | None) -> tuple[str, dict[str, Any]]:
+    """A pack's name and its raw TOML data, as a designer's file holds it."""
+    base = game.load_pack(source)
+    _, path = resolve_pack_path(base.name, game.content_dir)
+    return base.name, tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def load_raw(game: Game[Any, Any], raw: dict[str, Any], label: str) -> Pack[Any]:
+    """Raw TOML data loaded and validated the way the game loads any pack file; its
+    errors name `label`, not the file written on the way."""
+    import tomli_w
+
+    with tempfile.TemporaryDirectory(prefix="tavernkeep-lab-") as folder:
+        edited = Path(folder) / "pack.toml"
+        edited.write_text(tomli_w.dumps(raw), encoding="utf-8")
+        try:
+            pack = game.load_pack(str(edited))
+        except ContentError as exc:
+            raise ContentError(str(exc).replace(str(edited), label)) from None
+    return dataclasses.replace(pack, name=label)
 
 
 def number(text: str, param: str) -> float:
@@ -173,21 +209,9 @@ def top_level_number(game: Game[Any, Any], source: str | None, key: str) -> bool
 def edited_pack(game: Game[Any, Any], source: str | None, param: str, value: float) -> Pack[Any]:
     """The pack `source` with the number at `param` set to `value`, loaded and validated
     the way the game loads any pack."""
-    import tomli_w
-
-    base = game.load_pack(source)
-    _, path = resolve_pack_path(base.name, game.content_dir)
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    name, raw = raw_pack(game, source)
     set_number(raw, parse_path(param), value, param)
-    label = f"{base.name} with {param}={value}"
-    with tempfile.TemporaryDirectory(prefix="tavernkeep-sweep-") as folder:
-        edited = Path(folder) / "pack.toml"
-        edited.write_text(tomli_w.dumps(raw), encoding="utf-8")
-        try:
-            pack = game.load_pack(str(edited))
-        except ContentError as exc:
-            raise ContentError(str(exc).replace(str(edited), label)) from None
-    return dataclasses.replace(pack, name=label)
+    return load_raw(game, raw, f"{name} with {param}={value}")
 
 
 def split_set(text: str) -> tuple[str, list[str]]:
