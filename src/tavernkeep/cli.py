@@ -424,6 +424,62 @@ def tune(
 
 
 @app.command()
+def ablate(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    field: Annotated[
+        str,
+        typer.Option(
+            "--field", help="The kind of entry and its number, e.g. quest.reward or monster.roll."
+        ),
+    ],
+    holder: Annotated[
+        str | None,
+        typer.Option(
+            "--holder",
+            help="Who holds an entry in a game: a tally kind (e.g. 'quest completed') or a "
+            "seat fact (e.g. leader).",
+        ),
+    ] = None,
+    step: Annotated[float, typer.Option(help="The number's step up to try.")] = 1.0,
+    seat: SeatOpt = None,
+    games_: Annotated[
+        int, typer.Option("--games", "-n", help="Games a variant, on the same seeds.", min=2)
+    ] = 2000,
+    tolerance: Annotated[
+        float,
+        typer.Option(help="A win-rate effect smaller than this is no effect.", min=0.0, max=1.0),
+    ] = 0.02,
+    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    seed: SeedOpt = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ray: RayOpt = None,
+) -> None:
+    """For each entry of a kind, play the same games with its number at the kind's median
+    and one step up: what the entry itself does for the seats that hold it (a cause,
+    paired game by game), beside how its holders won (a correlation, labelled so)."""
+    from tavernkeep.lab.ablate import run_ablate
+
+    run_ablate(
+        game,
+        field,
+        holder,
+        step,
+        seat,
+        games_,
+        workers,
+        seed,
+        parse_options(option, variant),
+        pack,
+        tolerance,
+        json_,
+        ray,
+    )
+
+
+@app.command()
 def odds(
     expression: Annotated[str, typer.Argument(help="Dice and a goal, e.g. '3d6>=12' or '2d6==7'.")],
     rescue: Annotated[
