@@ -118,7 +118,8 @@ def test_the_tally_tables_give_use_and_win_rates_and_flag_strong_and_dead_quests
     assert never is not None and "Rats in the Cellar" in never.group(1)
     assert "Dragon&#x27;s Lair" not in never.group(1)
     assert "Quests attempted: Dragon&#x27;s Lair — those who did win 100.0%" in flags
-    assert "the others at the same bots 0.0%" in flags
+    assert "the others at the same bots 0.0%: used by winners (a correlation)" in flags
+    assert "says who used it, not what it did" in flags
 
 
 def test_not_results_files_are_one_line_errors(tmp_path: Path, run: Run) -> None:

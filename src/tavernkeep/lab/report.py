@@ -10,7 +10,9 @@ interval is narrow, and a designer asks what is off by enough to matter, not wha
 off at all. A tallied card or ability is flagged when nobody ever used it, or when its
 users' interval lies that far from the win rate of those who did not use it, counted
 at the same bots (a card the heuristic bot favours is not "strong" because that bot
-beats the random one).
+beats the random one). That flag is a correlation and says so: winners use more cards
+of every kind. Whether a card causes wins is `tavernkeep ablate`'s question (ablate.py:
+the same games with the card at a middling value).
 """
 
 from __future__ import annotations
@@ -246,9 +248,9 @@ def tally_rows(
         if users[i] == 0:
             flag = "never used"
         elif weights.sum() and lo[i] > others + tolerance:
-            flag = "users win more"
+            flag = "used by winners (a correlation)"
         elif weights.sum() and hi[i] < others - tolerance:
-            flag = "users win less"
+            flag = "used by losers (a correlation)"
         else:
             flag = ""
         rows.append(
@@ -531,7 +533,9 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
                         abs(r.rate - r.others),
                         f"{html.escape(str(heading))}: <b>{html.escape(r.name)}</b> — those "
                         f"who did win {pct(r.rate)} ({pct(r.lo)} – {pct(r.hi)}), the others "
-                        f"at the same bots {pct(r.others)}",
+                        f"at the same bots {pct(r.others)}: {html.escape(r.flagged)}, which "
+                        "says who used it, not what it did (<code>tavernkeep ablate</code> "
+                        "plays it against a stand-in on the same games)",
                     )
                 )
         body = "".join(
