@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 HEURISTICS = ["-s", "bot:heuristic"] * 4
 RATS = "quest[Rats in the Cellar].reward"
+TWO_RANDOM = ["-s", "bot:random"] * 2
 
 
 def planted(folder: Path) -> Path:
@@ -77,6 +78,14 @@ def test_an_interrupted_tune_resumes_and_a_changed_one_is_refused(
     again = json.loads(stdout)
     assert again["trials_played_now"] == 0
     assert again["best"][0]["values"] == first["best"][0]["values"]
+    # Without --seed, the search in the folder goes on with the seed it was started with.
+    unseeded = tune_args(pack, out)
+    at = unseeded.index("--seed")
+    del unseeded[at : at + 2]
+    code, stdout, err = run(unseeded)
+    assert code == 0, err
+    assert json.loads(stdout)["seed"] == 4
+    assert json.loads(stdout)["trials_played_now"] == 0
     # Another setting in the same folder would mix two searches: one line, exit 2.
     code, _, err = run(tune_args(pack, out, "--games", "900"))
     assert code == 2
@@ -112,6 +121,8 @@ def test_the_same_seeds_give_the_same_tune_on_any_number_of_workers(
         (["-p", "brag.goal=3..5", "-t", "label:leader"], "no seat label 'leader'"),
         (["-p", "brag.goal=3..5", "-t", "fair:2"], "the tolerance must be above 0"),
         (["-p", "brag.goal=3..5", "-t", "turns=-3"], "more than 0 turns"),
+        (["-p", "brag.goal=3..5", "-t", "fair", *TWO_RANDOM, "-s", "human"], "bots only"),
+        (["-p", "brag.goal=3..5", "-t", "fair", *TWO_RANDOM, "-s", "bot:nob"], "bot:nob"),
     ],
 )
 def test_a_bad_param_or_target_is_one_line_before_any_game(

@@ -220,6 +220,22 @@ def play_job(job: Job) -> tuple[int, Totals]:
     return number, play_block(batch, start, stop, rows)
 
 
+def check_batches(batches: list[Batch]) -> None:
+    """Every batch's game, options, pack and seats, checked in this process: a bad seat or
+    pack is one clear error here (and before a caller writes anything), rather than a
+    traceback from a worker."""
+    for batch in batches:
+        game = get_game(batch.game)
+        game.make_config(dict(batch.options, players=len(batch.seats)))
+        batch.load_pack()
+        for spec in batch.seats:
+            if spec == "human":
+                raise SeatError(
+                    "simulate seats bots only: use bot:random, bot:heuristic or bot:mcts"
+                )
+            make_bot(spec, game)
+
+
 def simulate_many(
     batches: list[Batch],
     games: int,
@@ -233,19 +249,7 @@ def simulate_many(
     over a Ray cluster when `ray` names one ("local": a Ray started here). With `rows`,
     every game's row goes to that writer, in batch and game order whatever the order
     in which blocks finish."""
-    # Validate everything in this process first, so a bad seat or pack is one clear
-    # error here rather than a traceback from a worker.
-    for batch in batches:
-        game = get_game(batch.game)
-        game.make_config(dict(batch.options, players=len(batch.seats)))
-        batch.load_pack()
-        for spec in batch.seats:
-            if spec == "human":
-                raise SeatError(
-                    "simulate seats bots only: use bot:random, bot:heuristic or bot:mcts"
-                )
-            make_bot(spec, game)
-
+    check_batches(batches)
     totals = [Totals(players=len(batch.seats)) for batch in batches]
     owner: list[int] = []
     jobs: list[Job] = []

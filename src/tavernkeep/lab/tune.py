@@ -35,7 +35,7 @@ from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
-from tavernkeep.lab.simulate import Batch, progress_bar, simulate, summarize
+from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate, summarize
 from tavernkeep.lab.sweep import (
     Step,
     default_seats,
@@ -297,12 +297,21 @@ def run_tune(
         batch_seed,
         ray,
     )
-    # Every candidate's values are checked the way a pack is (the range's ends): a range
-    # the pack cannot take is one error now, not a failed trial later.
-    tuning.pack_with({p.text: p.low for p in parsed})
-    tuning.pack_with({p.text: p.high for p in parsed})
+    # Every candidate's values are checked the way a pack is (the range's ends), and the
+    # seats and options as simulate checks them: a mistake is one error now, before the
+    # folder holds anything, not a failed trial later.
+    for end in ("low", "high"):
+        _, loaded = tuning.pack_with({p.text: getattr(p, end) for p in parsed})
+        check_batches([Batch(game.name, table, options, None, batch_seed, loaded)])
     out.mkdir(parents=True, exist_ok=True)
     storage = f"sqlite:///{(out / 'tune.db').resolve()}"
+    if seed is None and (out / "tune.db").exists():
+        # Run again without --seed: the search in the folder goes on with its own seed.
+        for held in optuna.get_all_study_summaries(storage):
+            known = held.user_attrs.get("setting")
+            if known:
+                batch_seed = tuning.seed = int(json.loads(known)["seed"])
+                break
     setting = json.dumps(
         {
             "game": game.name,
