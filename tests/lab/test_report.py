@@ -25,7 +25,9 @@ def text(page: str) -> str:
 
 
 def section(page: str, heading: str) -> str:
-    start = page.index(f"<h2>{heading}</h2>")
+    """A section by its breakdown's name (under its question) or its own title."""
+    named = page.find(f"<h3>{heading}</h3>")
+    start = named if named != -1 else page.index(f"<h2>{heading}</h2>")
     end = page.find("<h2>", start + 1)
     return page[start : end if end != -1 else len(page)]
 
@@ -63,6 +65,14 @@ def test_heuristic_against_random_is_flagged_with_the_rates_from_the_rows(
 
     lengths = sorted(r["turns"] for r in rows)
     assert f"longest {lengths[-1]}" in text(section(page, "Game length"))
+    # The page opens with its answer in plain words, each section with its question.
+    short = text(section(page, "In short"))
+    assert f"Is the first seat favoured? It wins {share[0]:.1%}" in short
+    assert "against a fair share of 25.0%: favoured." in short
+    assert f"the longest {lengths[-1]}" in short
+    assert "out of balance by more than 2 win-rate points (Flags, below)" in short
+    assert "<h2>Is any seat favoured?</h2><h3>Win rate by seat</h3>" in page
+    assert "<h2>How long do games last?</h2>" in page
     ended = text(section(page, "How the games ended"))
     for ending in {r["ending"] for r in rows}:
         count = sum(r["ending"] == ending for r in rows)

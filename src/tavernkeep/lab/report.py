@@ -327,7 +327,7 @@ def length_plot(turns: Ints) -> str:
     axes.bar(np.arange(len(counts)), counts / len(turns), width=1.0, color="#2e86c1")
     axes.set_xlabel("turns")
     axes.set_ylabel("share of games")
-    axes.set_title("game length")
+    axes.set_title("How long do games last?")
     return png(figure)
 
 
@@ -338,7 +338,7 @@ def endings_plot(endings: list[tuple[str, int]], games: int) -> str:
     axes.barh([e for e, _ in endings], [c / games for _, c in endings], color="#7d3c98")
     axes.invert_yaxis()
     axes.set_xlabel("share of games")
-    axes.set_title("how the games ended")
+    axes.set_title("How do games end?")
     return png(figure)
 
 
@@ -397,6 +397,63 @@ def wanted(names: list[str]) -> list[str]:
     return [n for n in names if n in keep or n.startswith(prefixes)]
 
 
+def in_short(
+    sg: Any,
+    table: pa.Table,
+    lengths: dict[str, Any],
+    endings: list[tuple[str, int]],
+    flags: list[tuple[int, float, str]],
+    tolerance: float,
+    dead_cards: int,
+) -> str:
+    """The page's answer in plain words, before any table: is the first seat favoured
+    (or how often does the table win), how long games last and how they end, and how much
+    is out of balance."""
+    games = sg.games
+    lines = []
+    if sg.team:
+        won = float(np.asarray(as_array(table, "won").fill_null(False)).sum())
+        lo, hi = wilson_intervals(np.array([won]), np.array([games]))
+        lines.append(f"The table wins {pct(won / games)} of games ({pct(lo[0])} – {pct(hi[0])}).")
+    else:
+        first = by_seat(sg, tolerance)[0]
+        if first.lo > first.fair + tolerance:
+            verdict = "favoured"
+        elif first.hi < first.fair - tolerance:
+            verdict = "at a disadvantage"
+        else:
+            verdict = f"not more than {points(tolerance)} off its fair share"
+        lines.append(
+            f"Is the first seat favoured? It wins {pct(first.rate)} ({pct(first.lo)} – "
+            f"{pct(first.hi)}) against a fair share of {pct(first.fair)}: {verdict}."
+        )
+    if endings:
+        ending, count = endings[0]
+        lines.append(
+            f"Games last {lengths['mean']:.1f} turns on average (half within "
+            f"{lengths['median']}, the longest {lengths['max']}); most end by "
+            f"{html.escape(ending)} ({pct(count / games)})."
+        )
+    off = sum(1 for rank, _, _ in flags if rank == SEATING)
+    cards = sum(1 for rank, _, text in flags if rank == CARD and ", never:" not in text)
+    if off:
+        lines.append(
+            f"{off} seat, bot, label or setting{' is' if off == 1 else 's are'} out of "
+            f"balance by more than {points(tolerance)} (Flags, below)."
+        )
+    else:
+        lines.append(f"No seat, bot, label or setting is off by more than {points(tolerance)}.")
+    if cards:
+        lines.append(
+            f"{cards} card{' is' if cards == 1 else 's are'} used by winners or losers more "
+            "than chance explains: a correlation, not a cause (tavernkeep ablate tells which "
+            "are causes)."
+        )
+    if dead_cards:
+        lines.append(f"{dead_cards} card{' was' if dead_cards == 1 else 's were'} never used.")
+    return "<p>" + " ".join(lines) + "</p>"
+
+
 def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
     table, meta = read_results(path, wanted)
     sg = seat_games(table, meta, path)
@@ -407,8 +464,10 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
     """Each flag with its rank (seats, bots and labels before cards) and how far off it is
     (its gap in win-rate points), to list the largest first."""
 
-    def section(heading: str, body: str) -> None:
-        parts.append(f"<h2>{html.escape(heading)}</h2>{body}")
+    def section(heading: str, body: str, question: str) -> None:
+        """A section titled by the question a designer asks of it, its breakdown named
+        under it."""
+        parts.append(f"<h2>{html.escape(question)}</h2><h3>{html.escape(heading)}</h3>{body}")
 
     def note_flags(groups: list[Group], what: str) -> None:
         for g in groups:
@@ -440,10 +499,18 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
     else:
         seats = by_seat(sg, tolerance)
         note_flags(seats, "Seat")
-        section("Win rate by seat", rate_plot(seats, "by seat") + group_table(seats, "seat"))
+        section(
+            "Win rate by seat",
+            rate_plot(seats, "Is any seat favoured?") + group_table(seats, "seat"),
+            "Is any seat favoured?",
+        )
         bots = by_bot(sg, tolerance)
         note_flags(bots, "Bot")
-        section("Win rate by bot", rate_plot(bots, "by bot") + group_table(bots, "bot"))
+        section(
+            "Win rate by bot",
+            rate_plot(bots, "Which bot wins, and by how much?") + group_table(bots, "bot"),
+            "Which bot wins, and by how much?",
+        )
 
     for fact, heading in dict(meta.get("seat_facts") or {}).items():
         column = column_name(SEAT_FACT, fact)
@@ -451,10 +518,11 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
             continue
         groups = by_fact(table, sg, column, tolerance)
         note_flags(groups, str(heading))
+        asked = f"Does any {heading} win more than the others?"
         section(
             f"Win rate by {heading}",
-            rate_plot(groups, f"by {heading}", not sg.team)
-            + group_table(groups, heading, not sg.team),
+            rate_plot(groups, asked, not sg.team) + group_table(groups, heading, not sg.team),
+            asked,
         )
 
     settings = [c for c in table.column_names if c.startswith(CELL) or c == SWEEP_COLUMN]
@@ -465,10 +533,12 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         groups = by_setting(table, sg, column, tolerance)
         note_flags(groups, name)
         heading = "team" if sg.team else "seat"
+        asked = f"How does the {heading}'s win rate move with {name}?"
         section(
             f"Win rate by {name}",
-            rate_plot(groups, f"{heading} win rate by {name}", not sg.team)
+            rate_plot(groups, asked, not sg.team)
             + group_table(groups, name, not sg.team, "games" if sg.team else "seat-games"),
+            asked,
         )
 
     lengths = length_summary(sg.turns)
@@ -477,6 +547,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         length_plot(sg.turns)
         + f"<p>In turns: mean {lengths['mean']:.1f}, median {lengths['median']}, "
         f"90% {lengths['p90']}, 99% {lengths['p99']}, longest {lengths['max']}.</p>",
+        "How long do games last?",
     )
     codes, names = coded(as_array(table, "ending"))
     tallied = np.bincount(codes, minlength=len(names))
@@ -491,6 +562,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         "How the games ended",
         endings_plot(endings, games)
         + f"<table><tr><th>ending</th><th>games</th><th>share</th></tr>{rows}</table>",
+        "How do games end?",
     )
 
     score_parts = dict(meta.get("score_parts") or {})
@@ -509,9 +581,11 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         section(
             "Where the score came from",
             f"<table><tr><th>score from</th><th>mean a seat</th><th>share</th></tr>{rows}</table>",
+            "Where do the points come from?",
         )
 
     kinds = dict(meta.get("tally_kinds") or {})
+    dead_cards = 0
     # The names the pack could count under each kind (the game's `tally_names`): one
     # never counted is a dead card. A kind with none declared lists what was counted.
     declared: dict[str, list[str]] = dict(meta.get("tally_names") or {})
@@ -521,6 +595,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
             continue
         rows_ = tally_rows(table, sg, column, sorted(declared.get(kind, [])), tolerance)
         dead = [r.name for r in rows_ if r.flagged == "never used"]
+        dead_cards += len(dead)
         if dead:
             # A dead card is as loud a flag as a broken one; a kind's dead cards share a line.
             listed = ", ".join(f"<b>{html.escape(name)}</b>" for name in dead)
@@ -551,6 +626,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
             "<th>users' win rate</th><th>95% interval</th><th>others' win rate (same bots)</th>"
             "<th></th></tr>"
             f"{body}</table>",
+            f"{heading}: does using one go with winning? (a correlation)",
         )
 
     flags.sort(key=lambda f: (f[0], -f[1]))
@@ -565,12 +641,13 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         else f"<p>Nothing out of balance: every interval comes within {points(tolerance)} of "
         "its fair share.</p>"
     )
+    summary = in_short(sg, table, lengths, endings, flags, tolerance, dead_cards)
     about = html.escape(json.dumps({k: meta[k] for k in ("game", "pack") if k in meta}))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)} balance"
         f" report</title><style>{STYLE}</style></head><body data-run='{about}'>"
         f"<h1>{html.escape(title)}: balance report</h1>{intro}"
-        f"<h2>Flags</h2>{flag_html}{''.join(parts)}</body></html>"
+        f"<h2>In short</h2>{summary}<h2>Flags</h2>{flag_html}{''.join(parts)}</body></html>"
     )
 
 
