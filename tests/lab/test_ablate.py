@@ -35,6 +35,7 @@ def test_the_planted_quest_is_a_cause_and_winners_company_is_only_a_correlation(
     args += ["--pack", str(planted(tmp_path)), *HEURISTICS, "-n", "400", "--seed", "3"]
     code, stdout, err = run([*args, "--json"])
     assert code == 0, err
+    assert "NaN" not in stdout  # strict JSON: an entry nobody held has null rates
     result = json.loads(stdout)
     rows = {row["name"]: row for row in result["entries"]}
     rats = rows["Rats in the Cellar"]
@@ -47,7 +48,7 @@ def test_the_planted_quest_is_a_cause_and_winners_company_is_only_a_correlation(
     # than the rest, and yet are no cause of it on the paired games.
     company = [
         row for row in result["entries"]
-        if row["correlation"] > result["tolerance"] and row["verdict"] != "strong"
+        if (row["correlation"] or 0) > result["tolerance"] and row["verdict"] != "strong"
     ]  # fmt: skip
     assert company
     # The table says which is which: the verdict from the paired games, the correlation
@@ -78,3 +79,15 @@ def test_a_bad_field_or_holder_is_one_line_before_any_game(
     assert said in err
     assert err.count("\n") == 1
     assert stdout == ""
+
+
+def test_a_stand_in_the_pack_refused_is_no_verdict_and_json_has_no_nan() -> None:
+    """An entry off the median whose stand-in could not be played is "unknown", not
+    "neutral" (which is for an entry already at the median); rates nobody had are null."""
+    from tavernkeep.lab.ablate import plain, verdict
+
+    assert verdict(None, 0.02, at_median=True) == "neutral"
+    assert verdict(None, 0.02, at_median=False) == "unknown"
+    assert json.dumps(plain({"rate": float("nan"), "rows": [1.5, float("nan")]})) == (
+        '{"rate": null, "rows": [1.5, null]}'
+    )

@@ -237,7 +237,7 @@ def run_ablate(
                 "holders_win": paired(diffs).to_json(),
                 "turns": paired([float(x) for x in lengths]).to_json(),
             }
-        causal = verdict(effects.get(NEUTRAL), tolerance)
+        causal = verdict(effects.get(NEUTRAL), tolerance, entry.value == median)
         row: dict[str, Any] = {
             "name": entry.name,
             "value": number(entry.value),
@@ -268,10 +268,21 @@ def run_ablate(
         "elapsed_seconds": round(time.perf_counter() - started, 3),
     }
     if as_json:
-        print(json.dumps(result))
+        print(json.dumps(plain(result)))
     else:
         print_ablate(result)
     return result
+
+
+def plain(value: Any) -> Any:
+    """JSON without NaN (an entry nobody held has no holders' rate): null instead."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 def _neutral_mean(row: dict[str, Any]) -> float:
@@ -280,13 +291,15 @@ def _neutral_mean(row: dict[str, Any]) -> float:
     return 0.0 if math.isnan(mean) else float(mean)
 
 
-def verdict(neutral: dict[str, Any] | None, tolerance: float) -> str:
+def verdict(neutral: dict[str, Any] | None, tolerance: float, at_median: bool) -> str:
     """strong: its holders win more, as it is, than with a middling stand-in, by more than
     the tolerance and beyond the interval; weak: less; neutral: the interval lies within
     the tolerance of no effect; unknown: too few games held it (MIN_HELD) or the
     interval straddles the tolerance."""
     if neutral is None:
-        return "neutral"  # already the median of its kind
+        # Already the median of its kind (its stand-in is itself), or a stand-in the
+        # pack's checks refused.
+        return "neutral" if at_median else "unknown"
     effect = neutral["holders_win"]
     low, high = effect["ci95"]
     if effect["games"] < MIN_HELD or math.isnan(low):
