@@ -72,6 +72,8 @@ RayOpt = Annotated[
         "here when no address follows (needs pip install 'tavernkeep\\[ray]').",
     ),
 ]
+WorkersOpt = Annotated[int, typer.Option(help="Worker processes.", min=1)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 VariantOpt = Annotated[
     list[str] | None,
     typer.Option("--variant", help="Turn on a variant flag, e.g. two_player."),
@@ -237,12 +239,12 @@ def simulate(
     game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
     seat: SeatOpt = None,
     games_: Annotated[int, typer.Option("--games", "-n", help="How many games.", min=1)] = 1000,
-    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    workers: WorkersOpt = 1,
     seed: SeedOpt = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
     variant: VariantOpt = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_: JsonOpt = False,
     out: OutOpt = None,
     ray: RayOpt = None,
 ) -> None:
@@ -310,12 +312,12 @@ def sweep(
     games_: Annotated[
         int, typer.Option("--games", "-n", help="How many games for each value.", min=1)
     ] = 1000,
-    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    workers: WorkersOpt = 1,
     seed: SeedOpt = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
     variant: VariantOpt = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_: JsonOpt = False,
     out: OutOpt = None,
     ray: RayOpt = None,
 ) -> None:
@@ -389,12 +391,12 @@ def tune(
             min=0.0,
         ),
     ] = 0.0,
-    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    workers: WorkersOpt = 1,
     seed: SeedOpt = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
     variant: VariantOpt = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """Search the pack's numbers for the values that best meet balance targets, check the
@@ -449,12 +451,12 @@ def ablate(
         float,
         typer.Option(help="A win-rate effect smaller than this is no effect.", min=0.0, max=1.0),
     ] = 0.02,
-    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    workers: WorkersOpt = 1,
     seed: SeedOpt = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
     variant: VariantOpt = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """For each entry of a kind, play the same games with its number at the kind's median

@@ -42,9 +42,9 @@ from tavernkeep.lab.simulate import (
     results_file,
     simulate_many,
 )
+from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
 
-Z95 = 1.959964
 MIN_HELD = 30
 """Games in which someone held an entry below which its verdict is "unknown": a paired
 interval over a handful of games can be narrow by chance (all of them alike)."""

@@ -31,14 +31,11 @@ import pyarrow.compute as pc
 
 from tavernkeep.lab.results import ResultsError, read_results
 from tavernkeep.lab.rows import CELL, SCORE_PART, SEAT_FACT, TALLY, column_name
-from tavernkeep.lab.stats import wilson_intervals
+from tavernkeep.lab.stats import TOLERANCE, wilson_intervals
 from tavernkeep.lab.sweep import SWEEP_COLUMN
 
 Floats = np.ndarray[Any, np.dtype[np.float64]]
 Ints = np.ndarray[Any, np.dtype[np.int64]]
-TOLERANCE = 0.02
-"""Win-rate points a group may be off its fair share (or a card's users off the others)
-before it is flagged: `tavernkeep report --tolerance` changes it."""
 SHOWN_FLAGS = 20
 SEATING, CARD = 0, 1
 """The order of the flags: a seat, bot, label or setting off its share first, then cards."""

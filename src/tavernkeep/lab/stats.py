@@ -8,6 +8,9 @@ from typing import Any
 import numpy as np
 
 Z95 = 1.959963984540054
+TOLERANCE = 0.02
+"""Win-rate points a group may be off its fair share (or a card's users off the others)
+before it is flagged, or a tune's win-rate target met: two points unless told."""
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:

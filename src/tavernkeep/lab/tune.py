@@ -36,6 +36,7 @@ from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate, summarize
+from tavernkeep.lab.stats import TOLERANCE
 from tavernkeep.lab.sweep import (
     Step,
     default_seats,
@@ -47,8 +48,6 @@ from tavernkeep.lab.sweep import (
 )
 
 RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*$")
-DEFAULT_TOLERANCE = {"fair": 0.02, "label": 0.02, "team": 0.02}
-"""Win-rate targets' tolerance when none is given: two points."""
 TURNS_TOLERANCE = 0.1
 """A game length's tolerance when none is given: a tenth of the length asked for."""
 
@@ -177,7 +176,7 @@ def parse_target(text: str, game: Game[Any, Any]) -> Target:
                 raise ConfigError(f"--target {word}: {game.name} is competitive; use fair or label")
             if not 0 <= goal <= 1:
                 raise ConfigError(f"--target {word}: a win rate is between 0 and 1")
-            tol = tolerance(tol_text, kind) if tol_text else DEFAULT_TOLERANCE["team"]
+            tol = tolerance(tol_text, kind) if tol_text else TOLERANCE
         else:
             if goal <= 0:
                 raise ConfigError(f"--target {word}: a game lasts more than 0 turns")
@@ -187,14 +186,14 @@ def parse_target(text: str, game: Game[Any, Any]) -> Target:
     if kind == "fair":
         if game.kind != "competitive":
             raise ConfigError(f"--target fair: {game.name} is not competitive; use team=P")
-        tol = tolerance(rest, kind) if rest else DEFAULT_TOLERANCE["fair"]
+        tol = tolerance(rest, kind) if rest else TOLERANCE
         return Target("fair", tol)
     if kind == "label":
         fact, _, tol_text = rest.partition(":")
         if fact not in game.seat_facts:
             known = ", ".join(game.seat_facts) or "none in this game"
             raise ConfigError(f"--target {word}: no seat label '{fact}' (labels: {known})")
-        tol = tolerance(tol_text, kind) if tol_text else DEFAULT_TOLERANCE["label"]
+        tol = tolerance(tol_text, kind) if tol_text else TOLERANCE
         return Target("label", tol, fact=fact)
     raise ConfigError(
         f"--target '{word}': expected fair[:TOL], label:NAME[:TOL], turns=N[:TOL] or team=P[:TOL]"
@@ -213,9 +212,7 @@ class Tuning:
     params: list[Param]
     targets: list[Target]
     least_change: float
-    games: int
     workers: int
-    seed: int
     ray: str | None = None
 
     def pack_with(self, values: dict[str, float]) -> tuple[dict[str, Any], Any]:
@@ -292,9 +289,7 @@ def run_tune(
         parsed,
         wanted,
         least_change,
-        games,
         workers,
-        batch_seed,
         ray,
     )
     # Every candidate's values are checked the way a pack is (the range's ends), and the
@@ -310,7 +305,7 @@ def run_tune(
         for held in optuna.get_all_study_summaries(storage):
             known = held.user_attrs.get("setting")
             if known:
-                batch_seed = tuning.seed = int(json.loads(known)["seed"])
+                batch_seed = int(json.loads(known)["seed"])
                 break
     setting = json.dumps(
         {
@@ -355,9 +350,7 @@ def run_tune(
 
             def objective(trial: Any) -> float:
                 values = {p.text: p.suggest(trial) for p in parsed}
-                summary = tuning.play(values, batch_seed, games)
-                trial.set_user_attr("gaps", [t.gap(summary) for t in wanted])
-                return tuning.score(values, summary)
+                return tuning.score(values, tuning.play(values, batch_seed, games))
 
             played_now += max(0, trials - done)
             if done < trials:
@@ -383,14 +376,14 @@ def run_tune(
             progress.advance(check)
             candidates.append((run, values, value, summary))
     candidates.sort(key=lambda c: tuning.score(c[1], c[3]))
+    import tomli_w
+
     results = []
     for rank, (run, values, value, summary) in enumerate(candidates, start=1):
         raw_best, _ = tuning.pack_with(values)
         patch = out / f"best-{rank}.patch.toml"
         whole = out / f"best-{rank}.toml"
         write_patch(patch, tuning, values, summary)
-        import tomli_w
-
         whole.write_text(tomli_w.dumps(raw_best), encoding="utf-8")
         results.append(
             {
