@@ -9,30 +9,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tavernkeep.games import get_game
-
 if TYPE_CHECKING:
     from tests.lab.conftest import Run
 
 HEURISTICS = ["-s", "bot:heuristic"] * 4
 
 
-def planted(folder: Path) -> Path:
-    """The standard Hack & Slash pack with the first quest's reward far too high."""
-    standard = get_game("hack-and-slash").content_dir / "standard.toml"
-    text = standard.read_text(encoding="utf-8")
-    at = text.index('name = "Rats in the Cellar"')
-    reward = text.index("reward = 1\n", at)
-    pack = folder / "planted.toml"
-    pack.write_text(text[:reward] + "reward = 40\n" + text[reward + len("reward = 1\n") :])
-    return pack
-
-
 def test_the_planted_quest_is_a_cause_and_winners_company_is_only_a_correlation(
-    tmp_path: Path, run: Run
+    run: Run, planted: Path
 ) -> None:
     args = ["ablate", "hack-and-slash", "--field", "quest.reward", "--holder", "quest completed"]
-    args += ["--pack", str(planted(tmp_path)), *HEURISTICS, "-n", "400", "--seed", "3"]
+    args += ["--pack", str(planted), *HEURISTICS, "-n", "400", "--seed", "3"]
     code, stdout, err = run([*args, "--json"])
     assert code == 0, err
     assert "NaN" not in stdout  # strict JSON: an entry nobody held has null rates

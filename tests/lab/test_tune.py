@@ -9,26 +9,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tavernkeep.games import get_game
-
 if TYPE_CHECKING:
     from tests.lab.conftest import Run
 
 HEURISTICS = ["-s", "bot:heuristic"] * 4
 RATS = "quest[Rats in the Cellar].reward"
 TWO_RANDOM = ["-s", "bot:random"] * 2
-
-
-def planted(folder: Path) -> Path:
-    """The standard Hack & Slash pack with the first quest's reward far too high: the
-    first seat, first to reach it, wins a third of the games among four equal bots."""
-    standard = get_game("hack-and-slash").content_dir / "standard.toml"
-    text = standard.read_text(encoding="utf-8")
-    at = text.index('name = "Rats in the Cellar"')
-    reward = text.index("reward = 1\n", at)
-    pack = folder / "planted.toml"
-    pack.write_text(text[:reward] + "reward = 40\n" + text[reward + len("reward = 1\n") :])
-    return pack
 
 
 def tune_args(pack: Path, out: Path, *more: str) -> list[str]:
@@ -39,8 +25,10 @@ def tune_args(pack: Path, out: Path, *more: str) -> list[str]:
     ]  # fmt: skip
 
 
-def test_tune_brings_a_planted_reward_back_and_writes_the_patch(tmp_path: Path, run: Run) -> None:
-    pack = planted(tmp_path)
+def test_tune_brings_a_planted_reward_back_and_writes_the_patch(
+    tmp_path: Path, run: Run, planted: Path
+) -> None:
+    pack = planted
     out = tmp_path / "tune"
     code, stdout, err = run(tune_args(pack, out))
     assert code == 0, err
@@ -64,9 +52,9 @@ def test_tune_brings_a_planted_reward_back_and_writes_the_patch(tmp_path: Path, 
 
 
 def test_an_interrupted_tune_resumes_and_a_changed_one_is_refused(
-    tmp_path: Path, run: Run
+    tmp_path: Path, run: Run, planted: Path
 ) -> None:
-    pack = planted(tmp_path)
+    pack = planted
     out = tmp_path / "tune"
     code, stdout, err = run(tune_args(pack, out))
     assert code == 0, err
@@ -94,9 +82,9 @@ def test_an_interrupted_tune_resumes_and_a_changed_one_is_refused(
 
 
 def test_the_same_seeds_give_the_same_tune_on_any_number_of_workers(
-    tmp_path: Path, run: Run
+    tmp_path: Path, run: Run, planted: Path
 ) -> None:
-    pack = planted(tmp_path)
+    pack = planted
     results = []
     for workers in ("1", "2"):
         args = tune_args(pack, tmp_path / f"tune-{workers}", "--workers", workers)
