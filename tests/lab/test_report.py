@@ -211,3 +211,19 @@ def test_the_tolerance_sets_how_far_off_is_out_of_balance(tmp_path: Path, run: R
     assert "Off by more than 20 win-rate points" in flagged["0.2"]
     assert "Seat seat 2 wins 0.0%" in flagged["0.2"]
     assert "Seat seat 1" not in flagged["0.2"] and "Seat seat 3" not in flagged["0.2"]
+
+
+def test_a_co_operative_report_opens_with_how_often_the_table_wins(
+    tmp_path: Path, run: Run
+) -> None:
+    results = tmp_path / "rage.parquet"
+    code, _, err = run(["simulate", "rage", "-n", "40", "--seed", "2", "--out", str(results)])
+    assert code == 0, err
+    code, _, err = run(["report", str(results)])
+    assert code == 0, err
+    page = (tmp_path / "rage.html").read_text(encoding="utf-8")
+    rows = pq.read_table(results).to_pylist()
+    won = sum(bool(r["won"]) for r in rows) / len(rows)  # every row: a grid's cells too
+    short = text(section(page, "In short"))
+    assert short.startswith(f"In short The table wins {won:.1%} of games (")
+    assert "Is the first seat favoured?" not in short

@@ -395,8 +395,9 @@ def wanted(names: list[str]) -> list[str]:
 
 
 def in_short(
-    sg: Any,
-    table: pa.Table,
+    games: int,
+    first: Group | None,
+    team: tuple[float, float, float] | None,
     lengths: dict[str, Any],
     endings: list[tuple[str, int]],
     flags: list[tuple[int, float, str]],
@@ -404,16 +405,13 @@ def in_short(
     dead_cards: int,
 ) -> str:
     """The page's answer in plain words, before any table: is the first seat favoured
-    (or how often does the table win), how long games last and how they end, and how much
-    is out of balance."""
-    games = sg.games
+    (`first`, the seat table's first row) or how often the table wins (`team`: its rate
+    and interval), how long games last and how they end, and how much is out of balance."""
     lines = []
-    if sg.team:
-        won = float(np.asarray(as_array(table, "won").fill_null(False)).sum())
-        lo, hi = wilson_intervals(np.array([won]), np.array([games]))
-        lines.append(f"The table wins {pct(won / games)} of games ({pct(lo[0])} – {pct(hi[0])}).")
-    else:
-        first = by_seat(sg, tolerance)[0]
+    if team is not None:
+        rate, lo, hi = team
+        lines.append(f"The table wins {pct(rate)} of games ({pct(lo)} – {pct(hi)}).")
+    elif first is not None:
         if first.lo > first.fair + tolerance:
             verdict = "favoured"
         elif first.hi < first.fair - tolerance:
@@ -441,13 +439,21 @@ def in_short(
     else:
         lines.append(f"No seat, bot, label or setting is off by more than {points(tolerance)}.")
     if cards:
+        which = (
+            "entry (a card, a quest, a place) goes"
+            if cards == 1
+            else "entries (cards, quests, places) go"
+        )
         lines.append(
-            f"{cards} card{' is' if cards == 1 else 's are'} used by winners or losers more "
-            "than chance explains: a correlation, not a cause (tavernkeep ablate tells which "
-            "are causes)."
+            f"{cards} tallied {which} "
+            "with winning or losing more than chance explains: a correlation, not a cause "
+            "(tavernkeep ablate tells which are causes)."
         )
     if dead_cards:
-        lines.append(f"{dead_cards} card{' was' if dead_cards == 1 else 's were'} never used.")
+        lines.append(
+            f"{dead_cards} tallied entr{'y' if dead_cards == 1 else 'ies'} never came up "
+            "(Flags, below)."
+        )
     return "<p>" + " ".join(lines) + "</p>"
 
 
@@ -486,15 +492,19 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds[:6]))}"
         f"{' …' if len(seeds) > 6 else ''}.</p>"
     )
+    first: Group | None = None
+    team: tuple[float, float, float] | None = None
     if sg.team:
         won = float(np.asarray(as_array(table, "won").fill_null(False)).sum())
         lo, hi = wilson_intervals(np.array([won]), np.array([games]))
+        team = (won / games, float(lo[0]), float(hi[0]))
         intro += (
             f"<p>The team won {int(won):,} of {games:,} games: <b>{pct(won / games)}</b> "
             f"({pct(lo[0])} – {pct(hi[0])}).</p>"
         )
     else:
         seats = by_seat(sg, tolerance)
+        first = seats[0]
         note_flags(seats, "Seat")
         section(
             "Win rate by seat",
@@ -638,7 +648,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         else f"<p>Nothing out of balance: every interval comes within {points(tolerance)} of "
         "its fair share.</p>"
     )
-    summary = in_short(sg, table, lengths, endings, flags, tolerance, dead_cards)
+    summary = in_short(games, first, team, lengths, endings, flags, tolerance, dead_cards)
     about = html.escape(json.dumps({k: meta[k] for k in ("game", "pack") if k in meta}))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)} balance"
