@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from tests.lab.conftest import Run
 
 HEURISTICS = ["-s", "bot:heuristic"] * 4
+HUMAN_SEAT = ["-s", "bot:random", "-s", "bot:random", "-s", "human"]
 
 
 def test_the_planted_quest_is_a_cause_and_winners_company_is_only_a_correlation(
@@ -56,6 +57,7 @@ def test_the_planted_quest_is_a_cause_and_winners_company_is_only_a_correlation(
         (["--field", "quest.reward"], "say who holds a card with --holder"),
         (["--field", "quest.reward", "--holder", "quest kept"], "not a tally kind"),
         (["--field", "quest.colour", "--holder", "quest completed"], "fewer than two"),
+        (["--field", "quest.reward", "--holder", "quest completed", *HUMAN_SEAT], "bots only"),
     ],
 )
 def test_a_bad_field_or_holder_is_one_line_before_any_game(

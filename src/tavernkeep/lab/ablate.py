@@ -35,13 +35,7 @@ from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name
-from tavernkeep.lab.simulate import (
-    Batch,
-    check_batches,
-    progress_bar,
-    results_file,
-    simulate_many,
-)
+from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
 from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
 
@@ -190,7 +184,6 @@ def run_ablate(
                     columns={"ablate": f"{variant}:{entry.index}"},
                 )
             )  # fmt: skip
-    check_batches(batches[:1])
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tavernkeep-ablate-") as folder:
         out = Path(folder) / "ablate.parquet"
