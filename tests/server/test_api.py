@@ -443,6 +443,15 @@ def test_a_finished_table_nobody_watches_leaves_memory_but_not_storage(
 def check_finished_tables_leave_memory(client: Any, tk: Any, helpers: Any) -> None:
     finished = tk.create(client, seats=["bot:random"] * 3, options=SHORT)
     tavern = client.app.state.tavern
+    # The tables leave memory oldest-idle first, so this one goes idle before the
+    # others are made: else one of them may finish first and leave in its place.
+    helpers.wait_for(
+        lambda: (room := tavern.rooms.get(finished["id"])) is not None
+        and room.bot_task is not None
+        and room.bot_task.done(),
+        timeout=60,
+        what="the first table's bots to finish",
+    )
     others = [
         tk.create(client, seats=["bot:random"] * 3, options=SHORT)["id"]
         for _ in range(IDLE_KEPT)
