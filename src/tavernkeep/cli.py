@@ -482,6 +482,63 @@ def ablate(
 
 
 @app.command()
+def ladder(
+    game: Annotated[str, typer.Argument(help="The game, e.g. here-to-slay.")],
+    players: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--players", help="A table size to climb at (repeatable; default the usual).", min=1
+        ),
+    ] = None,
+    games_: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Most games (seeds, in a team game) a rung plays against the one below.",
+            min=8,
+        ),
+    ] = 200,
+    start: Annotated[
+        int, typer.Option(help="The search's first rung, in iterations a decision.", min=1)
+    ] = 50,
+    top: Annotated[
+        int, typer.Option(help="The search's highest rung, in iterations a decision.", min=1)
+    ] = 800,
+    seat_games: Annotated[
+        int,
+        typer.Option(
+            help="Games of heuristic bots for the first seat's advantage (0: skip).", min=0
+        ),
+    ] = 2000,
+    workers: WorkersOpt = 1,
+    seed: SeedOpt = None,
+    pack: PackOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Climb the skill ladder (random, heuristic, the search at doubling budgets, each
+    against the rung below, until one is not clearly stronger): how many rungs, the top
+    one against random, the first seat's advantage and how much luck decides."""
+    from tavernkeep.lab.ladder import run_ladder
+
+    run_ladder(
+        game,
+        players,
+        games_,
+        start,
+        top,
+        seat_games,
+        workers,
+        seed,
+        parse_options(option, variant),
+        pack,
+        json_,
+    )
+
+
+@app.command()
 def odds(
     expression: Annotated[str, typer.Argument(help="Dice and a goal, e.g. '3d6>=12' or '2d6==7'.")],
     rescue: Annotated[

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavernkeep import build
 from tavernkeep.agents import make_bot
@@ -35,6 +35,12 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from tavernkeep.lab.results import RowWriter
+
+
+class RowSink(Protocol):
+    """Where blocks of rows go as they come: a Parquet file (`RowWriter`) or memory."""
+
+    def add(self, number: int, table: pa.Table) -> None: ...
 
 BLOCKS_PER_WORKER = 16
 """Blocks per worker: enough to balance load and move the progress bar, few enough that
@@ -204,7 +210,7 @@ def simulate(
     games: int,
     workers: int = 1,
     on_progress: Any = None,
-    rows: RowWriter | None = None,
+    rows: RowSink | None = None,
     ray: str | None = None,
 ) -> Totals:
     """Play `games` games of a batch on `workers` processes; returns the exact tally."""
@@ -241,14 +247,17 @@ def simulate_many(
     games: int,
     workers: int = 1,
     on_progress: Any = None,
-    rows: RowWriter | None = None,
+    rows: RowSink | None = None,
     ray: str | None = None,
+    first: int = 0,
 ) -> list[Totals]:
     """`games` games of each batch, every batch's blocks shared out over one pool of
     `workers` processes (a grid of small batches keeps both cores busy to the end), or
     over a Ray cluster when `ray` names one ("local": a Ray started here). With `rows`,
     every game's row goes to that writer, in batch and game order whatever the order
-    in which blocks finish."""
+    in which blocks finish. The games are numbers `first` to `first + games - 1` of each
+    batch, so a caller that plays a batch a block at a time (the ladder, which stops once
+    it can tell) plays the same games as one run would."""
     check_batches(batches)
     totals = [Totals(players=len(batch.seats)) for batch in batches]
     owner: list[int] = []
@@ -259,7 +268,7 @@ def simulate_many(
     for index, batch in enumerate(batches):
         for a, b in blocks(games, cut):
             owner.append(index)
-            jobs.append((len(jobs), batch, a, b, rows is not None))
+            jobs.append((len(jobs), batch, first + a, first + b, rows is not None))
 
     def take(number: int, part: Totals) -> None:
         if rows is not None and part.rows is not None:

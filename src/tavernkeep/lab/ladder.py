@@ -1,0 +1,426 @@
+"""`tavernkeep ladder`: how much skill matters in a game, and how much luck.
+
+A skill ladder climbs from the random bot to the heuristic bot, then to the search bot
+(`bot:mcts:N`) at doubling budgets, each rung played against the one below, and stops at
+the first rung that does not win clearly more than its share. Its height (the rungs), the
+top rung's win rate against the random bot, the first seat's advantage and the share of
+outcomes luck decides are what a designer of a dice game asks, and what this answers.
+
+How a rung is played against the one below:
+- competitive: the upper rung takes one seat and the lower rung every other one; the upper
+  seat moves round the table, every rotation dealt from the same seeds, so no seat is
+  favoured. Its win rate (a shared victory counts 1/k) against its fair share 1/players.
+- co-operative and solo: each rung plays the whole team on the same seeds, and the seeds
+  only one of the two teams won decide: the upper rung's share of them against one half
+  (a sign test). A team's outcomes are kept, so a rung plays its seeds once however many
+  duels it is in.
+
+A duel stops as soon as it can tell: it is looked at after each quarter of its games, and
+"clearly" means Pocock's boundary for four looks (z = 2.361), so stopping early makes a
+clear verdict no easier than one 95% test at the end would. The intervals shown are the
+plain 95% ones.
+
+Luck: in the table of the top rung against random bots, how often the random side wins
+(`upset`). Read through the simplest model that explains it, in which a share L of games
+is decided by chance alone (any seat as likely as another) and the rest by skill (the
+stronger side wins), the random seats win L x (players - 1) / players of games, so
+L = upset / ((players - 1) / players): 0 when skill decides every game, 1 when the
+random bots win as often as chance alone gives them. In a co-operative or solo game, L is
+the random team's win rate over the top team's: the share of the strongest team's wins
+that a team playing at random also gets.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from tavernkeep import build
+from tavernkeep.engine.errors import ConfigError
+from tavernkeep.engine.game import Game
+from tavernkeep.engine.rng import random_seed
+from tavernkeep.games import get_game
+from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate_many
+from tavernkeep.lab.stats import wilson_interval
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+RANDOM = "bot:random"
+HEURISTIC = "bot:heuristic"
+LOOKS = 4
+POCOCK = 2.361
+"""Pocock's constant boundary for four equally spaced looks at a two-sided 5% level."""
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A rung against the one below it."""
+
+    upper: str
+    lower: str
+    games: int
+    """Games played (competitive) or seeds played by both teams (co-operative, solo)."""
+    wins: float
+    """The upper rung's wins (competitive) or seeds only it won (co-operative, solo)."""
+    trials: int
+    """What `wins` is out of: games, or seeds only one of the two teams won."""
+    fair: float
+    clear: bool
+    lower_wins: float = 0.0
+    """Competitive: the lower rung's seats' wins together (a game may have no winner)."""
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = wilson_interval(self.wins, self.trials)
+        return {
+            "upper": self.upper,
+            "lower": self.lower,
+            "games": self.games,
+            "rate": self.wins / self.trials if self.trials else None,
+            "ci95": [lo, hi],
+            "fair": self.fair,
+            "clear": self.clear,
+        }
+
+
+class Rows:
+    """A duel's rows, kept in memory in block order (a `RowSink` for `simulate_many`)."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, pa.Table] = {}
+
+    def add(self, number: int, table: pa.Table) -> None:
+        self.blocks[number] = table
+
+    def won(self) -> list[bool]:
+        return [bool(w) for n in sorted(self.blocks) for w in self.blocks[n]["won"].to_pylist()]
+
+
+@dataclass
+class Table:
+    """One player count's ladder: the batches it plays and the teams' outcomes it keeps."""
+
+    game: Game[Any, Any]
+    players: int
+    options: dict[str, Any]
+    pack: str | None
+    seed: int
+    games: int
+    workers: int
+    progress: Any
+
+    def __post_init__(self) -> None:
+        self.teams: dict[str, list[bool]] = {}
+        self.competitive = self.game.kind == "competitive"
+
+    def batch(self, seats: tuple[str, ...]) -> Batch:
+        return Batch(self.game.name, seats, self.options, self.pack, self.seed)
+
+    def rotations(self, upper: str, lower: str) -> list[Batch]:
+        """The upper rung in each seat in turn, the lower rung in the others."""
+        out = []
+        for seat in range(self.players):
+            seats = [lower] * self.players
+            seats[seat] = upper
+            out.append(self.batch(tuple(seats)))
+        return out
+
+    def team(self, spec: str, games: int, task: Any) -> list[bool]:
+        """Whether `spec`'s team won each of the first `games` seeds, playing only those
+        it has not played yet."""
+        known = self.teams.setdefault(spec, [])
+        if len(known) < games:
+            rows = Rows()
+            simulate_many(
+                [self.batch((spec,) * self.players)],
+                games - len(known),
+                self.workers,
+                lambda k: self.progress.advance(task, k),
+                rows,
+                first=len(known),
+            )
+            known.extend(rows.won())
+        return known[:games]
+
+    def duel(self, upper: str, lower: str, early: bool = True) -> Duel:
+        """The upper rung against the lower, a quarter of the games at a time, stopping
+        (when `early`) at the first look that tells."""
+        task = self.progress.add_task(
+            f"{self.game.name}, {self.players} players: {upper} against {lower}",
+            total=self.games * (1 if self.competitive else 2),
+        )
+        looks = LOOKS if early else 1
+        if self.competitive:
+            per_look = max(1, self.games // (looks * self.players))
+            batches = self.rotations(upper, lower)
+            wins = Fraction(0)
+            lower_wins = Fraction(0)
+            played = 0
+            for look in range(looks):
+                tallies = simulate_many(
+                    batches,
+                    per_look,
+                    self.workers,
+                    lambda k: self.progress.advance(task, k),
+                    first=look * per_look,
+                )
+                wins += sum((t.wins[seat] for seat, t in enumerate(tallies)), Fraction(0))
+                lower_wins += sum((sum(t.wins) for t in tallies), Fraction(0))
+                played += per_look * self.players
+                fair = 1 / self.players
+                lo, hi = wilson_interval(float(wins), played, POCOCK)
+                if lo > fair or (hi < fair and look < looks - 1):
+                    break
+            self.progress.remove_task(task)
+            lower_wins -= wins
+            return Duel(
+                upper, lower, played, float(wins), played, fair, lo > fair, float(lower_wins)
+            )
+        seeds = 0
+        for look in range(looks):
+            seeds = self.games * (look + 1) // looks
+            mine = self.team(upper, seeds, task)
+            theirs = self.team(lower, seeds, task)
+            only_mine = sum(1 for a, b in zip(mine, theirs, strict=True) if a and not b)
+            split = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
+            lo, hi = wilson_interval(only_mine, split, POCOCK)
+            if split and (lo > 0.5 or (hi < 0.5 and look < looks - 1)):
+                break
+        self.progress.remove_task(task)
+        return Duel(upper, lower, seeds, only_mine, split, 0.5, bool(split) and lo > 0.5)
+
+    def first_seat(self, games: int) -> dict[str, Any] | None:
+        """The first seat's win rate at a table of heuristic bots, against its fair share."""
+        if not self.competitive or games <= 0:
+            return None
+        task = self.progress.add_task(
+            f"{self.game.name}, {self.players} players: the first seat", total=games
+        )
+        (tally,) = simulate_many(
+            [self.batch((HEURISTIC,) * self.players)],
+            games,
+            self.workers,
+            lambda k: self.progress.advance(task, k),
+        )
+        self.progress.remove_task(task)
+        lo, hi = wilson_interval(float(tally.wins[0]), games)
+        return {
+            "agent": HEURISTIC,
+            "games": games,
+            "rate": float(tally.wins[0]) / games,
+            "ci95": [lo, hi],
+            "fair": 1 / self.players,
+        }
+
+    def against_random(self, top: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The top rung against random bots, and what luck gives the random side."""
+        if self.competitive:
+            duel = self.duel(top, RANDOM, early=False)
+            lo, hi = wilson_interval(duel.wins, duel.trials)
+            top_side = {
+                "games": duel.games,
+                "rate": duel.wins / duel.trials,
+                "ci95": [lo, hi],
+                "fair": duel.fair,
+            }
+            chance = (self.players - 1) / self.players
+            upset = duel.lower_wins / duel.games
+            u_lo, u_hi = wilson_interval(duel.lower_wins, duel.games)
+            luck = {
+                "upset": upset,
+                "upset_ci95": [u_lo, u_hi],
+                "share": min(1.0, upset / chance),
+                "share_ci95": [min(1.0, u_lo / chance), min(1.0, u_hi / chance)],
+            }
+            return top_side, luck
+        task = self.progress.add_task(
+            f"{self.game.name}, {self.players} players: {top} and {RANDOM}",
+            total=2 * self.games,
+        )
+        mine = self.team(top, self.games, task)
+        theirs = self.team(RANDOM, self.games, task)
+        self.progress.remove_task(task)
+        n = self.games
+        top_lo, top_hi = wilson_interval(sum(mine), n)
+        rnd_lo, rnd_hi = wilson_interval(sum(theirs), n)
+        upsets = sum(1 for a, b in zip(mine, theirs, strict=True) if b and not a)
+        up_lo, up_hi = wilson_interval(upsets, n)
+        top_rate, random_rate = sum(mine) / n, sum(theirs) / n
+        top_side = {
+            "games": n,
+            "rate": top_rate,
+            "ci95": [top_lo, top_hi],
+            "random_rate": random_rate,
+            "random_ci95": [rnd_lo, rnd_hi],
+        }
+
+        def ratio(a: float, b: float) -> float:
+            return min(1.0, a / b) if b > 0 else 1.0
+
+        luck = {
+            "upset": upsets / n,
+            "upset_ci95": [up_lo, up_hi],
+            "share": ratio(random_rate, top_rate),
+            "share_ci95": [ratio(rnd_lo, top_hi), ratio(rnd_hi, top_lo)],
+        }
+        return top_side, luck
+
+
+def rungs_above(start: int, top: int) -> list[str]:
+    """The ladder's rungs from the heuristic up: the search at start, 2 x start, ... top."""
+    specs = [HEURISTIC]
+    budget = start
+    while budget <= top:
+        specs.append(f"bot:mcts:{budget}")
+        budget *= 2
+    return specs
+
+
+def climb(table: Table, start: int, top: int, seat_games: int) -> dict[str, Any]:
+    """One player count's ladder, top rung against random, first seat and luck."""
+    steps: list[Duel] = []
+    below = RANDOM
+    for spec in rungs_above(start, top):
+        duel = table.duel(spec, below)
+        steps.append(duel)
+        if not duel.clear:
+            break
+        below = spec
+    rungs = 1 + sum(1 for d in steps if d.clear)
+    top_side: dict[str, Any] | None = None
+    luck: dict[str, Any] | None = None
+    if below != RANDOM:
+        top_side, luck = table.against_random(below)
+    return {
+        "players": table.players,
+        "steps": [d.to_json() for d in steps],
+        "rungs": rungs,
+        "top": below,
+        # Every rung up to the highest budget asked for was clearly stronger: the ladder
+        # may go on above it.
+        "ceiling": bool(steps) and steps[-1].clear,
+        "top_vs_random": top_side,
+        "first_seat": table.first_seat(seat_games),
+        "luck": luck,
+    }
+
+
+def run_ladder(
+    game_name: str,
+    players: list[int] | None,
+    games: int,
+    start: int,
+    top: int,
+    seat_games: int,
+    workers: int,
+    seed: int | None,
+    options: dict[str, Any],
+    pack: str | None,
+    as_json: bool,
+) -> dict[str, Any]:
+    game = get_game(game_name)
+    if top < start:
+        raise ConfigError(f"ladder: --top {top} is below --start {start}")
+    counts = players or [int(getattr(game.make_config({}), "players", game.min_players))]
+    batch_seed = random_seed() if seed is None else seed
+    # Every table and bot checked before a game is played.
+    check_batches(
+        [
+            Batch(game.name, (spec,) * count, options, pack, batch_seed)
+            for count in counts
+            for spec in (RANDOM, *rungs_above(start, top))
+        ]
+    )
+    started = time.perf_counter()
+    tables = []
+    with progress_bar() as progress:
+        for count in counts:
+            table = Table(game, count, options, pack, batch_seed, games, workers, progress)
+            tables.append(climb(table, start, top, seat_games))
+    result = {
+        "lab": "ladder",
+        "game": game.name,
+        "kind": game.kind,
+        "seed": batch_seed,
+        "games": games,
+        "start": start,
+        "top": top,
+        "workers": workers,
+        "build": build(),
+        "tables": tables,
+        "elapsed_seconds": round(time.perf_counter() - started, 3),
+    }
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print_ladder(result)
+    return result
+
+
+def print_ladder(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    from tavernkeep.terminal.tables import Column, fitted
+
+    console = Console()
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
+    def interval(pair: list[float]) -> str:
+        return f"{pct(pair[0])} - {pct(pair[1])}"
+
+    team = result["kind"] != "competitive"
+    for t in result["tables"]:
+        console.print(
+            f"[bold]{escape(result['game'])}, {t['players']} "
+            f"player{'s' if t['players'] != 1 else ''}[/bold]: {t['rungs']} rung"
+            f"{'s' if t['rungs'] != 1 else ''}, top {escape(t['top'])}"
+            + (" (still climbing at --top)" if t["ceiling"] else "")
+        )
+        rows = [
+            [
+                escape(s["upper"]),
+                escape(s["lower"]),
+                f"{s['games']:,}",
+                "-" if s["rate"] is None else pct(s["rate"]),
+                interval(s["ci95"]),
+                pct(s["fair"]),
+                "clearly stronger" if s["clear"] else "not clearly",
+            ]
+            for s in t["steps"]
+        ]
+        columns = [
+            Column("rung"),
+            Column("against"),
+            Column("seeds" if team else "games", right=True),
+            Column("of the seeds only\none team won" if team else "win rate", right=True),
+            Column("95% interval", right=True),
+            Column("fair", right=True),
+            Column("verdict"),
+        ]
+        console.print(fitted(columns, rows, console.width))
+        top = t["top_vs_random"]
+        if top is not None:
+            line = f"top rung against random: {pct(top['rate'])} ({interval(top['ci95'])})"
+            if team:
+                line += f"; the random team wins {pct(top['random_rate'])}"
+            console.print(line)
+        luck = t["luck"]
+        if luck is not None:
+            console.print(
+                f"luck decides about {pct(luck['share'])} of outcomes "
+                f"({interval(luck['share_ci95'])}); the weakest beats the strongest in "
+                f"{pct(luck['upset'])} of games"
+            )
+        seat = t["first_seat"]
+        if seat is not None:
+            console.print(
+                f"first seat ({escape(seat['agent'])} at every seat): wins {pct(seat['rate'])} "
+                f"({interval(seat['ci95'])}) against a fair {pct(seat['fair'])}"
+            )
+    console.print(f"seed {result['seed']}, {result['elapsed_seconds']:.1f} s")

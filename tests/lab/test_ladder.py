@@ -1,0 +1,96 @@
+"""`tavernkeep ladder`: how many rungs of skill a game has, the top one against random,
+the first seat's advantage and the share of outcomes luck decides."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.lab.conftest import Run
+
+SMALL = ["--games", "48", "--start", "2", "--top", "4", "--seed", "3", "--json"]
+
+
+def ladder(run: Run, *args: str) -> dict[str, Any]:
+    code, stdout, err = run(["ladder", *args])
+    assert code == 0, err
+    result: dict[str, Any] = json.loads(stdout)
+    return result
+
+
+def test_hack_and_slash_climbs_from_random_and_stops_at_the_first_unclear_rung(
+    run: Run,
+) -> None:
+    result = ladder(run, "hack-and-slash", *SMALL, "--seat-games", "400")
+    (table,) = result["tables"]
+    assert table["players"] == 4
+    steps = table["steps"]
+    # The heuristic bot is the first rung above random, and it wins clearly more than a
+    # quarter of the games against three random bots.
+    assert (steps[0]["upper"], steps[0]["lower"]) == ("bot:heuristic", "bot:random")
+    assert steps[0]["clear"] and steps[0]["ci95"][0] > steps[0]["fair"] == 0.25
+    # Each rung is played against the one below, and the climb stops at the first rung
+    # that is not clearly stronger (or at --top, still climbing).
+    for below, above in itertools.pairwise(steps):
+        assert above["lower"] == below["upper"]
+    assert all(s["clear"] for s in steps[:-1])
+    assert table["ceiling"] == steps[-1]["clear"]
+    assert table["rungs"] == 1 + sum(s["clear"] for s in steps)
+    clear = [s["upper"] for s in steps if s["clear"]]
+    assert table["top"] == clear[-1]
+    # The top rung against random bots wins more than its share, and the random seats'
+    # wins read as luck: the share of games chance alone would explain.
+    top = table["top_vs_random"]
+    assert top["rate"] > top["fair"]
+    luck = table["luck"]
+    assert luck["share"] == pytest.approx(min(1.0, luck["upset"] / 0.75))
+    assert 0 <= luck["share_ci95"][0] <= luck["share"] <= luck["share_ci95"][1] <= 1
+    seat = table["first_seat"]
+    assert (seat["agent"], seat["games"], seat["fair"]) == ("bot:heuristic", 400, 0.25)
+    assert seat["ci95"][0] <= seat["rate"] <= seat["ci95"][1]
+
+
+def test_the_same_seed_climbs_the_same_ladder_whatever_the_workers(run: Run) -> None:
+    one = ladder(run, "crits-and-tricks", *SMALL, "--seat-games", "60", "--workers", "1")
+    two = ladder(run, "crits-and-tricks", *SMALL, "--seat-games", "60", "--workers", "2")
+    assert one["tables"] == two["tables"]
+
+
+def test_a_team_game_compares_the_teams_seed_by_seed(run: Run) -> None:
+    result = ladder(
+        run, "side-quest", "--games", "8", "--start", "1", "--top", "1", "--seed", "5", "--json"
+    )
+    assert result["kind"] == "cooperative"
+    (table,) = result["tables"]
+    # No seat competes with another: no first seat to favour.
+    assert table["first_seat"] is None
+    first = table["steps"][0]
+    assert (first["upper"], first["lower"]) == ("bot:heuristic", "bot:random")
+    # The rate is over the seeds only one team won, against an even split.
+    assert first["fair"] == 0.5
+    if table["top"] != "bot:random":
+        top, luck = table["top_vs_random"], table["luck"]
+        assert top["rate"] >= top["random_rate"]
+        expected = min(1.0, top["random_rate"] / top["rate"]) if top["rate"] else 1.0
+        assert luck["share"] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["hack-and-slash", "--start", "20", "--top", "10"], "--top 10 is below --start 20"),
+        (["hack-and-slash", "--players", "9"], "players"),
+        (["hack-and-slash", "--pack", "no-such-pack"], "no-such-pack"),
+        (["no-such-game"], "no-such-game"),
+    ],
+)
+def test_a_bad_ladder_is_one_line_before_any_game(run: Run, args: list[str], said: str) -> None:
+    code, stdout, err = run(["ladder", *args])
+    assert code == 2
+    assert said in err
+    assert err.count("\n") == 1
+    assert stdout == ""
