@@ -80,3 +80,27 @@ def test_a_number_at_the_top_of_the_pack_is_swept_by_its_name(run: Run) -> None:
     short, long = json.loads(stdout)["values"]
     assert (short["value"], long["value"]) == (20, 57)
     assert short["turns"]["max"] <= 20 < long["turns"]["max"]
+
+
+def test_a_number_in_an_array_is_swept_by_its_place(run: Run, tmp_path: Path) -> None:
+    # The Wild Hawk's skill holds a list of bonuses (`bonus = [1]`): [#1] is its first. A
+    # Leader who adds three to her ATTACK rolls wins more than one who adds one.
+    param = "leader[The Wild Hawk].skill.bonus[#1]=1,3"
+    out = tmp_path / "hawk.parquet"
+    args = ["sweep", "here-to-slay", "--set", param, "-n", "300", "--seed", "2"]
+    args += ["--option", "leaders=random", "-s", "bot:heuristic", "-s", "bot:heuristic"]
+    code, _, err = run([*args, "--workers", "2", "--out", str(out)])
+    assert code == 0, err
+    rows = pq.read_table(out, columns=["sweep_value", "fact_leader", "win_share"]).to_pylist()
+    rate = {}
+    for value in (1, 3):
+        held = [
+            share
+            for row in rows
+            if row["sweep_value"] == value
+            for leaders, share in zip(row["fact_leader"], row["win_share"], strict=True)
+            if "The Wild Hawk" in leaders
+        ]
+        assert len(held) > 50
+        rate[value] = sum(held) / len(held)
+    assert rate[3] > rate[1] + 0.1

@@ -99,10 +99,11 @@ def parse_path(text: str) -> list[Step]:
         i = j + 1
 
 
-def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[dict[str, Any], str]:
-    """The table in a pack's raw TOML data that holds the number at `path`, and its key
-    there (absent where the pack leaves the field at its default); one clear error if
-    the path names nothing there or something that is not a number."""
+def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[Any, str | int]:
+    """The table (or array) in a pack's raw TOML data that holds the number at `path`,
+    and its key (or index) there: absent where the pack leaves the field at its default;
+    an index where the path ends in an array of numbers (`skill.bonus[#1]`). One clear
+    error if the path names nothing there or something that is not a number."""
     node: Any = raw
     where = ""
     for depth, step in enumerate(path):
@@ -120,6 +121,8 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[dict[str, 
             )
         child = node[step.key]
         here = f"{where}.{step.key}" if where else step.key
+        holder: Any = node
+        slot: str | int = step.key
         if step.name is not None or step.number is not None:
             if not isinstance(child, list):
                 raise ConfigError(f"'{text}': '{here}' is one table, not a list to pick from")
@@ -129,6 +132,7 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[dict[str, 
                         f"'{text}': there is no {step.key} #{step.number} "
                         f"(the pack has {len(child)})"
                     )
+                holder, slot = child, step.number - 1
                 child = child[step.number - 1]
             else:
                 found = [e for e in child if isinstance(e, dict) and e.get("name") == step.name]
@@ -143,7 +147,7 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[dict[str, 
         if last:
             if isinstance(child, bool) or not isinstance(child, int | float):
                 raise ConfigError(f"'{text}': '{here}' holds {child!r}, not a number")
-            return node, step.key
+            return holder, slot
         node = child
         where = here
     raise ConfigError(f"'{text}': an empty path")
@@ -159,7 +163,7 @@ def get_number(raw: dict[str, Any], path: list[Step], text: str) -> float | None
     """The number at `path` in a pack's raw TOML data; None where the pack leaves it at
     its default."""
     node, key = locate(raw, path, text)
-    value = node.get(key)
+    value = node[key] if isinstance(node, list) else node.get(key)
     return None if value is None else float(value)
 
 
