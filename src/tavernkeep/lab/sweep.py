@@ -163,7 +163,7 @@ def get_number(raw: dict[str, Any], path: list[Step], text: str) -> float | None
     """The number at `path` in a pack's raw TOML data; None where the pack leaves it at
     its default."""
     node, key = locate(raw, path, text)
-    value = node[key] if isinstance(node, list) else node.get(key)
+    value = node[key] if isinstance(key, int) else node.get(key)
     return None if value is None else float(value)
 
 
