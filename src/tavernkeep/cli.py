@@ -287,12 +287,21 @@ def report(
             max=1.0,
         ),
     ] = 0.02,
+    add: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--add",
+            help="A lab's answer to add: the JSON that ablate, tune or ladder printed with "
+            "--json, for the same game. Repeat for more.",
+        ),
+    ] = None,
 ) -> None:
-    """Write an HTML balance report (plots, intervals, flags, tallies) from a results file."""
+    """Write an HTML balance report (plots, intervals, flags, tallies) from a results file,
+    with a section for each lab answer given with --add."""
     from tavernkeep.lab.report import write_report
 
     target = out or results.with_suffix(".html")
-    write_report(results, target, tolerance)
+    write_report(results, target, tolerance, add or [])
     typer.echo(f"report written to {target}")
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from tavernkeep.engine.game import Result
 from tavernkeep.games import get_game
@@ -227,3 +229,299 @@ def test_a_co_operative_report_opens_with_how_often_the_table_wins(
     short = text(section(page, "In short"))
     assert short.startswith(f"In short The table wins {won:.1%} of games (")
     assert "Is the first seat favoured?" not in short
+
+
+# -- the lab's answers added with --add ----------------------------------------------------
+
+
+def write_json(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def effect(mean: float, lo: float, hi: float, games: int) -> dict[str, Any]:
+    return {"mean": mean, "ci95": [lo, hi], "games": games}
+
+
+def ablation(game: str = "hack-and-slash") -> dict[str, Any]:
+    """An ablation of quest.reward as `ablate --json` prints it: a strong quest, a weak
+    one, a neutral one that winners happen to complete, one at the median, one unknown."""
+
+    def entry(
+        name: str, value: int, verdict: str, correlation: float | None, neutral: Any
+    ) -> dict[str, Any]:
+        effects = {"step": {"value": value + 1, "holders_win": effect(0.01, -0.02, 0.04, 90),
+                            "turns": effect(-0.5, -1.0, 0.0, 400)}}  # fmt: skip
+        if neutral is not None:
+            effects["neutral"] = {"value": 2, "holders_win": neutral,
+                                  "turns": effect(1.5, 0.5, 2.5, 400)}  # fmt: skip
+        rates = (None, None) if correlation is None else (0.3 + correlation, 0.3)
+        return {"name": name, "value": value, "held_in": 90, "holders_win_rate": rates[0],
+                "others_win_rate": rates[1], "correlation": correlation, "effects": effects,
+                "verdict": verdict}  # fmt: skip
+
+    return {
+        "lab": "ablate", "game": game, "field": "quest.reward", "holder": "quest completed",
+        "median": 2, "step": 1, "seats": ["bot:heuristic"] * 4, "pack": "standard",
+        "games": 400, "seed": 7, "tolerance": 0.02, "workers": 2, "build": "pure Python",
+        "elapsed_seconds": 3.0,
+        "entries": [
+            entry("Rats in the Cellar", 40, "strong", 0.5, effect(0.42, 0.30, 0.54, 90)),
+            entry("Bandit Ambush", 1, "weak", -0.05, effect(-0.10, -0.15, -0.05, 90)),
+            entry("The Cursed Crypt", 4, "neutral", 0.26, effect(0.0, -0.01, 0.01, 90)),
+            entry("Goblin Toll Bridge", 2, "neutral", 0.01, None),
+            entry("The Dragon's Hoard", 8, "unknown", None, effect(0.1, -0.2, 0.4, 5)),
+        ],
+    }  # fmt: skip
+
+
+def tuning() -> dict[str, Any]:
+    """A tune as `tune --json` prints it: the first candidate meets the target, the
+    second does not."""
+
+    def figures(rates: list[tuple[float, float, float]]) -> dict[str, Any]:
+        seats = [{"agent": "bot:heuristic", "win_rate": r, "ci95": [lo, hi]} for r, lo, hi in rates]
+        return {"seats": seats, "team": None, "mean_turns": 21.5, "labels": {},
+                "gaps": {"every seat within 4% of its fair share": 0.1}}  # fmt: skip
+
+    rats = "quest[Rats in the Cellar].reward"
+    return {
+        "lab": "tune", "game": "hack-and-slash", "seats": ["bot:heuristic"] * 3,
+        "pack": "standard", "params": [rats],
+        "targets": ["every seat within 4% of its fair share"], "trials_per_run": 10,
+        "trials_played_now": 10, "runs": 2, "games_per_trial": 800, "held_out_games": 1500,
+        "seed": 4, "workers": 1, "build": "pure Python", "out": "tune", "elapsed_seconds": 9.0,
+        "as_it_is": figures([(0.41, 0.38, 0.44), (0.30, 0.28, 0.33), (0.29, 0.26, 0.31)]),
+        "best": [
+            {"rank": 1, "run": 2, "values": {rats: 6}, "from": {rats: 40}, "search_score": 0.2,
+             "held_out": figures([(0.34, 0.31, 0.36), (0.33, 0.31, 0.35), (0.33, 0.31, 0.36)]),
+             "meets_targets": True, "patch": "tune/best-1.patch.toml",
+             "pack_file": "tune/best-1.toml"},
+            {"rank": 2, "run": 1, "values": {rats: 25}, "from": {rats: 40}, "search_score": 3.1,
+             "held_out": figures([(0.39, 0.36, 0.41), (0.31, 0.29, 0.33), (0.30, 0.28, 0.32)]),
+             "meets_targets": False, "patch": "tune/best-2.patch.toml",
+             "pack_file": "tune/best-2.toml"},
+        ],
+    }  # fmt: skip
+
+
+def ladder_result() -> dict[str, Any]:
+    """A ladder as `ladder --json` prints it: three rungs at three players; at two, the
+    heuristic bot is not clearly better than random, and the first seat was not measured."""
+
+    def step(upper: str, lower: str, rate: float, lo: float, hi: float, clear: bool) -> Any:
+        return {"upper": upper, "lower": lower, "games": 120, "rate": rate, "ci95": [lo, hi],
+                "fair": 1 / 3, "clear": clear}  # fmt: skip
+
+    return {
+        "lab": "ladder", "game": "hack-and-slash", "kind": "competitive", "seed": 1,
+        "games": 200, "workers": 2, "build": "pure Python", "elapsed_seconds": 12.3,
+        "tables": [
+            {"players": 3, "rungs": 3, "top": "bot:mcts:64", "ceiling": False,
+             "steps": [step("bot:heuristic", "bot:random", 0.61, 0.5, 0.7, True),
+                       step("bot:mcts:64", "bot:heuristic", 0.45, 0.36, 0.54, True),
+                       step("bot:mcts:128", "bot:mcts:64", 0.35, 0.27, 0.44, False)],
+             "top_vs_random": {"games": 200, "rate": 0.8, "ci95": [0.7, 0.9], "fair": 1 / 3},
+             "first_seat": {"agent": "bot:heuristic", "games": 2000, "rate": 0.40,
+                            "ci95": [0.38, 0.42], "fair": 1 / 3},
+             "luck": {"upset": 0.05, "upset_ci95": [0.03, 0.08], "share": 0.2,
+                      "share_ci95": [0.12, 0.3]}},
+            {"players": 2, "rungs": 1, "top": "bot:random", "ceiling": False,
+             "steps": [step("bot:heuristic", "bot:random", 0.52, 0.43, 0.61, False)],
+             "top_vs_random": None, "first_seat": None, "luck": None},
+        ],
+    }  # fmt: skip
+
+
+def flag_items(page: str) -> list[str]:
+    """The Flags list, an item at a time, as read."""
+    return [text(item) for item in re.findall(r"<li>(.*?)</li>", section(page, "Flags"))]
+
+
+def test_an_added_ablation_is_its_own_section_with_causal_flags_apart_from_correlations(
+    tmp_path: Path, run: Run
+) -> None:
+    results = tmp_path / "made.parquet"
+    constructed_results(results)
+    added = write_json(tmp_path / "ablate.json", ablation())
+    page_file = tmp_path / "made.html"
+    code, _, err = run(["report", str(results), "--out", str(page_file), "--add", str(added)])
+    assert code == 0, err
+    page = page_file.read_text(encoding="utf-8")
+    question = "Which cards cause wins, and which only go with them?"
+    assert f"<h2>{question}</h2><h3>Paired ablation of quest.reward</h3>" in page
+    ablated = text(section(page, "Paired ablation of quest.reward"))
+    assert "the same 400 seeds (seed 7) played with each quest as it is and again" in ablated
+    assert "its reward at the median of its kind, 2" in ablated
+    assert "is what the card causes" in ablated
+    # name, value, verdict, the paired effect [interval] in points, the step, the turns,
+    # the games someone held it, then the correlation, labelled as one.
+    assert (
+        "Rats in the Cellar 40 strong +42.0 [+30.0, +54.0] +1.0 [-2.0, +4.0] +1.5 [+0.5, +2.5] "
+        "90 +50.0 points (80.0% vs 30.0%)" in ablated
+    )
+    assert "Bandit Ambush 1 weak -10.0 [-15.0, -5.0]" in ablated
+    assert "The Cursed Crypt 4 neutral +0.0 [-1.0, +1.0]" in ablated
+    assert "Goblin Toll Bridge 2 neutral it is the median" in ablated
+    assert "used by winners (a correlation): holders vs others" in ablated
+    # The Flags: the ablation's strong and weak cards as causes, a run of their own, and
+    # the tallies' card flags still correlations, each its own item.
+    items = flag_items(page)
+    causal = [i for i, item in enumerate(items) if "(paired, causal)" in item]
+    related = [i for i, item in enumerate(items) if "used by winners (a correlation)" in item]
+    assert len(causal) == 2 and related
+    assert max(causal) < min(related)
+    assert items[causal[0]].startswith(
+        "strong card (paired, causal): Rats in the Cellar : +42.0 points for its holders "
+        "[+30.0, +54.0]"
+    )
+    assert items[causal[1]].startswith("weak card (paired, causal): Bandit Ambush : -10.0 points")
+    assert not any("correlation" in items[i] for i in causal)
+    assert not any("causal" in items[i] for i in related)
+    assert "The Cursed Crypt" not in " ".join(items[i] for i in causal)  # neutral: no flag
+    short = text(section(page, "In short"))
+    assert (
+        "Ablation of quest.reward: 1 of 5 quest entries is causally strong (Rats in the "
+        "Cellar), 1 weak (Bandit Ambush); 2 neutral, 1 unknown." in short
+    )
+    assert "a correlation, not a cause" in short  # the tallies' sentence is unchanged
+
+
+def test_added_tune_and_ladder_answer_their_questions_in_the_order_given(
+    tmp_path: Path, run: Run
+) -> None:
+    results = tmp_path / "made.parquet"
+    constructed_results(results)
+    tune = write_json(tmp_path / "tune.json", tuning())
+    ladder = write_json(tmp_path / "ladder.json", ladder_result())
+    page_file = tmp_path / "made.html"
+    args = ["report", str(results), "--out", str(page_file), "--add", str(tune)]
+    code, _, err = run([*args, "--add", str(ladder)])
+    assert code == 0, err
+    page = page_file.read_text(encoding="utf-8")
+    tuned = "<h2>What should change to meet the targets?</h2><h3>Tuning quest[Rats"
+    skill = "<h2>How much does skill matter?</h2><h3>Skill ladder</h3>"
+    assert tuned in page and skill in page and page.index(tuned) < page.index(skill)
+    assert "tune.json</code>, <code>ladder.json" in page  # the intro names both
+
+    tune_text = text(section(page, "Tuning quest[Rats in the Cellar].reward"))
+    assert "Targets: every seat within 4% of its fair share." in tune_text
+    assert "1,500 fresh games" in tune_text
+    assert "as it is – 41.0% (38.0% – 44.0%) 30.0% (28.0% – 33.0%)" in tune_text
+    assert (
+        "#1 (run 2) quest[Rats in the Cellar].reward: 40 → 6 34.0% (31.0% – 36.0%) "
+        "33.0% (31.0% – 35.0%) 33.0% (31.0% – 36.0%) 21.5 yes tune/best-1.patch.toml "
+        "tune/best-1.toml" in tune_text
+    )
+    assert "#2 (run 1) quest[Rats in the Cellar].reward: 40 → 25" in tune_text
+    assert re.search(r"#2 .* 21\.5 no tune/best-2\.patch\.toml", tune_text)
+
+    ladder_text = text(section(page, "Skill ladder"))
+    assert "3 players rung against games" in ladder_text
+    assert "bot:heuristic bot:random 120 61.0% 50.0% – 70.0% 33.3% yes" in ladder_text
+    assert "bot:mcts:128 bot:mcts:64 120 35.0% 27.0% – 44.0% 33.3% no" in ladder_text
+    assert "3 rungs: bot:random and each rung clearly stronger" in ladder_text
+    assert "the top rung is bot:mcts:64" in ladder_text
+    assert "it wins 80.0% (70.0% – 90.0%) of 200 games, where chance gives 33.3%" in ladder_text
+    assert (
+        "Is the first seat favoured? With bot:heuristic at every seat, the first wins 40.0% "
+        "(38.0% – 42.0%) of 2,000 games against a fair share of 33.3%: favoured." in ladder_text
+    )
+    assert "Luck decides about 20.0% of outcomes (12.0% – 30.0%)" in ladder_text
+    assert "1 rung: no bot wins clearly more than bot:random" in ladder_text
+    assert "This ladder did not measure it." in ladder_text
+
+    short = text(section(page, "In short"))
+    assert (
+        "Tuning: the best candidate meets every target on 1,500 held-out games: "
+        "quest[Rats in the Cellar].reward 40 → 6." in short
+    )
+    assert (
+        "Skill: 3 rungs at 3 players: the top rung wins 80.0% against random, and luck "
+        "decides about 20% of outcomes; 1 rung at 2 players: no bot wins clearly more than "
+        "random." in short
+    )
+
+
+def test_a_co_operative_ladder_says_no_seats_compete() -> None:
+    from tavernkeep.lab.added import first_seat_text
+
+    assert "No seats compete" in first_seat_text(None, team=True, tolerance=0.02)
+
+
+def test_a_real_ablation_tells_the_planted_cause_from_the_tallies_correlations(
+    tmp_path: Path, run: Run, planted: Path
+) -> None:
+    seats = ["-s", "bot:random"] * 3
+    results = tmp_path / "planted.parquet"
+    game = ["hack-and-slash", "--pack", str(planted), *seats, "--seed", "3"]
+    code, _, err = run(["simulate", *game, "-n", "200", "--out", str(results)])
+    assert code == 0, err
+    field = ["--field", "quest.reward", "--holder", "quest completed"]
+    code, stdout, err = run(["ablate", *game, *field, "-n", "120", "--json"])
+    assert code == 0, err
+    added = tmp_path / "ablate.json"
+    added.write_text(stdout, encoding="utf-8")
+    code, _, err = run(["report", str(results), "--add", str(added)])
+    assert code == 0, err
+    page = (tmp_path / "planted.html").read_text(encoding="utf-8")
+    rats = next(e for e in json.loads(stdout)["entries"] if e["name"] == "Rats in the Cellar")
+    assert rats["verdict"] == "strong"
+    mean = rats["effects"]["neutral"]["holders_win"]["mean"]
+    items = flag_items(page)
+    assert any(
+        item.startswith(f"strong card (paired, causal): Rats in the Cellar : {mean * 100:+.1f}")
+        for item in items
+    )
+    # The tallies say the same quest goes with winning: a correlation, its own flag.
+    assert any(
+        item.startswith("Quests completed: Rats in the Cellar —")
+        and "used by winners (a correlation)" in item
+        for item in items
+    )
+    ablated = text(section(page, "Paired ablation of quest.reward"))
+    assert f"Rats in the Cellar 40 strong {mean * 100:+.1f}" in ablated
+    assert "causally strong (Rats in the Cellar" in text(section(page, "In short"))
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        ("absent.json", None, "no such file"),
+        ("broken.json", "{not json", "not JSON at line 1"),
+        ("list.json", "[1, 2]", 'it has no "lab" key'),
+        ("nolab.json", '{"game": "hack-and-slash"}', 'it has no "lab" key'),
+        ("sweep.json", '{"lab": "sweep", "game": "hack-and-slash"}', 'its "lab" is "sweep"'),
+        ("rage.json", json.dumps(ablation("rage")), 'ablate of "rage", but the results are '
+         'of "hack-and-slash"'),
+        ("short.json", '{"lab": "tune", "game": "hack-and-slash"}', 'tune output without'),
+    ],
+)  # fmt: skip
+def test_a_bad_added_file_is_one_line_naming_it_and_no_page(
+    tmp_path: Path, run: Run, name: str, content: str | None, said: str
+) -> None:
+    results = tmp_path / "made.parquet"
+    constructed_results(results)
+    good = write_json(tmp_path / "good.json", ladder_result())
+    bad = tmp_path / name
+    if content is not None:
+        bad.write_text(content, encoding="utf-8")
+    page_file = tmp_path / "x.html"
+    args = ["report", str(results), "--out", str(page_file), "--add", str(good)]
+    code, stdout, err = run([*args, "--add", str(bad)])
+    assert code == 2
+    assert err.count("\n") == 1 and said in err and str(bad) in err
+    assert stdout == ""
+    assert not page_file.exists()
+
+
+def test_a_tune_that_meets_no_target_says_so_and_names_the_nearest() -> None:
+    from tavernkeep.lab.added import tune_short
+
+    missed = tuning()
+    for best in missed["best"]:
+        best["meets_targets"] = False
+    assert tune_short(missed) == (
+        "Tuning: no candidate of 2 meets every target on 1,500 held-out games; the nearest "
+        "changes quest[Rats in the Cellar].reward 40 → 6."
+    )

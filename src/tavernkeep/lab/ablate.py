@@ -245,6 +245,7 @@ def run_ablate(
     order = {"strong": 0, "weak": 1, "neutral": 2, "unknown": 3}
     results.sort(key=lambda r: (order[str(r["verdict"])], -abs(_neutral_mean(r))))
     result = {
+        "lab": "ablate",  # which lab answered: `report --add` reads it
         "game": game.name,
         "field": field,
         "holder": holder,

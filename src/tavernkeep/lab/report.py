@@ -12,7 +12,8 @@ users' interval lies that far from the win rate of those who did not use it, cou
 at the same bots (a card the heuristic bot favours is not "strong" because that bot
 beats the random one). That flag is a correlation and says so: winners use more cards
 of every kind. Whether a card causes wins is `tavernkeep ablate`'s question (ablate.py:
-the same games with the card at a middling value).
+the same games with the card at a middling value); its answer, given with `--add`
+(added.py, beside tune's and ladder's), flags causes apart from those correlations.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import base64
 import html
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tavernkeep.lab.added import CORRELATION, Answer, load_answers
 from tavernkeep.lab.results import ResultsError, read_results
 from tavernkeep.lab.rows import CELL, SCORE_PART, SEAT_FACT, TALLY, column_name
 from tavernkeep.lab.stats import TOLERANCE, wilson_intervals
@@ -37,9 +40,11 @@ from tavernkeep.lab.sweep import SWEEP_COLUMN
 Floats = np.ndarray[Any, np.dtype[np.float64]]
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 SHOWN_FLAGS = 20
-SEATING, CARD = 0, 1
-"""The order of the flags: a seat, bot, label or setting off its share first, then cards."""
 """Flags listed at the top, largest first; the tables mark the rest."""
+SEATING, CAUSE, CARD = 0, 1, 2
+"""The order of the flags: a seat, bot, label or setting off its share first, then the
+cards an added ablation found strong or weak (causes), then the cards whose users win
+more or less (correlations), so a cause and a correlation never share a run of the list."""
 MAX_ROWS = 60
 """Rows a breakdown shows before saying how many more there are (a grid's many cells)."""
 
@@ -245,7 +250,7 @@ def tally_rows(
         if users[i] == 0:
             flag = "never used"
         elif weights.sum() and lo[i] > others + tolerance:
-            flag = "used by winners (a correlation)"
+            flag = CORRELATION
         elif weights.sum() and hi[i] < others - tolerance:
             flag = "used by losers (a correlation)"
         else:
@@ -383,6 +388,7 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.8em; text-align: right;
 th:first-child, td:first-child { text-align: left; }
 tr.off td { background: #fdecea; }
 .flag { color: #c0392b; font-weight: bold; }
+.ci { white-space: nowrap; }
 img { max-width: 100%; }
 """
 
@@ -403,10 +409,12 @@ def in_short(
     flags: list[tuple[int, float, str]],
     tolerance: float,
     dead_cards: int,
+    answers: Sequence[Answer] = (),
 ) -> str:
     """The page's answer in plain words, before any table: is the first seat favoured
     (`first`, the seat table's first row) or how often the table wins (`team`: its rate
-    and interval), how long games last and how they end, and how much is out of balance."""
+    and interval), how long games last and how they end, how much is out of balance, and
+    a sentence from each lab's answer added to the page."""
     lines = []
     if team is not None:
         rate, lo, hi = team
@@ -454,13 +462,18 @@ def in_short(
             f"{dead_cards} tallied entr{'y' if dead_cards == 1 else 'ies'} never came up "
             "(Flags, below)."
         )
+    lines.extend(a.short for a in answers)
     return "<p>" + " ".join(lines) + "</p>"
 
 
-def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
+def build_report(path: Path, tolerance: float = TOLERANCE, added: Sequence[Path] = ()) -> str:
+    """The page; `added`: JSON files that ablate, tune or ladder printed (--add), each a
+    section, a sentence in "In short" and (an ablation) causal flags."""
     table, meta = read_results(path, wanted)
+    game = str(meta.get("game") or table.column("game")[0].as_py())
+    answers = load_answers(added, game, str(meta.get("pack", "standard")), tolerance)
     sg = seat_games(table, meta, path)
-    title = str(meta.get("title") or meta.get("game") or table.column("game")[0].as_py())
+    title = str(meta.get("title") or game)
     games = sg.games
     parts: list[str] = []
     flags: list[tuple[int, float, str]] = []
@@ -492,6 +505,9 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds[:6]))}"
         f"{' …' if len(seeds) > 6 else ''}.</p>"
     )
+    if answers:
+        sources = ", ".join(f"<code>{html.escape(p.name)}</code>" for p in added)
+        intro += f"<p>With the lab's answers from {sources}: their sections close the page.</p>"
     first: Group | None = None
     team: tuple[float, float, float] | None = None
     if sg.team:
@@ -636,10 +652,23 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
             f"{heading}: does using one go with winning? (a correlation)",
         )
 
+    for a in answers:
+        flags.extend((CAUSE, gap, text) for gap, text in a.causes)
+        section(a.heading, a.body, a.question)
+
     flags.sort(key=lambda f: (f[0], -f[1]))
     more = len(flags) - SHOWN_FLAGS
+    causes = (
+        " A card flagged <i>paired, causal</i> comes from an added ablation: the same seeds "
+        "played with the card and with a middling stand-in, beyond that ablation's own "
+        "tolerance. A card flagged <i>a correlation</i> comes from these games' tallies: "
+        "who used it, not what it did."
+        if any(rank == CAUSE for rank, _, _ in flags)
+        else ""
+    )
     flag_html = (
-        f"<p>Off by more than {points(tolerance)} (the whole 95% interval), largest first.</p>"
+        f"<p>Off by more than {points(tolerance)} (the whole 95% interval), largest first."
+        f"{causes}</p>"
         + "<ul>"
         + "".join(f"<li>{text}</li>" for _, _, text in flags[:SHOWN_FLAGS])
         + (f"<li>… and {more} more, marked in the tables below</li>" if more > 0 else "")
@@ -648,7 +677,7 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
         else f"<p>Nothing out of balance: every interval comes within {points(tolerance)} of "
         "its fair share.</p>"
     )
-    summary = in_short(games, first, team, lengths, endings, flags, tolerance, dead_cards)
+    summary = in_short(games, first, team, lengths, endings, flags, tolerance, dead_cards, answers)
     about = html.escape(json.dumps({k: meta[k] for k in ("game", "pack") if k in meta}))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)} balance"
@@ -658,7 +687,9 @@ def build_report(path: Path, tolerance: float = TOLERANCE) -> str:
     )
 
 
-def write_report(results: Path, out: Path, tolerance: float = TOLERANCE) -> None:
+def write_report(
+    results: Path, out: Path, tolerance: float = TOLERANCE, added: Sequence[Path] = ()
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -666,5 +697,5 @@ def write_report(results: Path, out: Path, tolerance: float = TOLERANCE) -> None
         raise ResultsError(f"{out}: is a folder; --out takes a file name")
     if not out.parent.is_dir():
         raise ResultsError(f"{out}: no such folder '{out.parent}'")
-    page = build_report(results, tolerance)
+    page = build_report(results, tolerance, added)  # every input checked before a write
     out.write_text(page, encoding="utf-8")

@@ -399,6 +399,7 @@ def run_tune(
             }
         )
     result = {
+        "lab": "tune",  # which lab answered: `report --add` reads it
         "game": game.name,
         "seats": list(table),
         "pack": pack_name,
