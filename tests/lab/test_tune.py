@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tavernkeep.games import get_game
+from tavernkeep.lab.tune import parse_target
+
 if TYPE_CHECKING:
     from tests.lab.conftest import Run
 
@@ -123,3 +126,18 @@ def test_a_bad_param_or_target_is_one_line_before_any_game(
     assert err.count("\n") == 1
     assert stdout == ""
     assert not (out / "tune.db").exists()
+
+
+def test_a_label_target_is_the_gap_between_the_best_and_the_worst_label() -> None:
+    # "Every Party Leader within 2 points of each other": 23% and 20.5% are 2.5 apart,
+    # a miss, though each is within 2 points of their middle.
+    game = get_game("here-to-slay")
+    target = parse_target("label:leader:0.02", game)
+    rows = [
+        {"label": "The Wild Hawk", "win_rate": 0.23},
+        {"label": "The Iron Boar", "win_rate": 0.205},
+    ]
+    summary = {"groups": {"leader": {"rows": rows}}}
+    assert target.gap(summary) == pytest.approx(0.025)
+    assert not target.gap(summary) <= target.tolerance
+    assert target.words() == "every leader label's win rate within 2% of each other's"

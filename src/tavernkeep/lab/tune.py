@@ -131,9 +131,8 @@ class Target:
             return max(abs(float(s["win_rate"]) - fair) for s in summary["seats"])
         if self.kind == "label":
             rates = [float(r["win_rate"]) for r in summary["groups"][self.fact]["rows"]]
-            # Within the tolerance of one another: the spread halved, so that each label
-            # is within the tolerance of their middle.
-            return (max(rates) - min(rates)) / 2 if len(rates) > 1 else 0.0
+            # Within the tolerance of one another: the best and the worst label's gap.
+            return max(rates) - min(rates) if len(rates) > 1 else 0.0
         if self.kind == "turns":
             return abs(float(summary["mean_turns"]) - self.goal)
         return abs(float(summary["team"]["win_rate"]) - self.goal)
@@ -142,7 +141,7 @@ class Target:
         if self.kind == "fair":
             return f"every seat within {self.tolerance:.0%} of its fair share"
         if self.kind == "label":
-            return f"every {self.fact} label within {self.tolerance:.0%} of the others'"
+            return f"every {self.fact} label's win rate within {self.tolerance:.0%} of each other's"
         if self.kind == "turns":
             return f"a mean game of {self.goal:g} turns, within {self.tolerance:g}"
         return f"the table wins {self.goal:.0%} of games, within {self.tolerance:.0%}"
