@@ -89,7 +89,9 @@ def main() -> None:
     parser.add_argument("--seat-games", type=int, default=2000, help="first-seat games (2000)")
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--json", type=Path, help="also write every ladder's JSON here")
+    parser.add_argument(
+        "--json", type=Path, help="also write the ladders' JSON here, as each game ends"
+    )
     args = parser.parse_args()
     try:
         games = [get_game(name) for name in args.game] if args.game else all_games()
@@ -125,7 +127,10 @@ def main() -> None:
                 as_json=True,
             )
         results.append((result, time.perf_counter() - begun))
-        print(f"{game.name}: {time.perf_counter() - begun:,.0f} s", flush=True)
+        # Each game's row as it ends, so a long run shows what it found so far.
+        print(summary_row(result, time.perf_counter() - begun), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps([r for r, _ in results], indent=1), encoding="utf-8")
     total = time.perf_counter() - started
     print()
     print(
@@ -143,8 +148,6 @@ def main() -> None:
             print(row)
     print()
     print(f"all games: {total:,.0f} s (goal: under 1,800 s)")
-    if args.json:
-        args.json.write_text(json.dumps([r for r, _ in results], indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@ How a rung is played against the one below:
 
 A duel stops as soon as it can tell: it is looked at after each quarter of its games, and
 "clearly" means Pocock's boundary for four looks (z = 2.361), so stopping early makes a
-clear verdict no easier than one 95% test at the end would. The intervals shown are the
-plain 95% ones.
+clear verdict no easier than one 95% test at the end would. It also stops, not clearly
+stronger, at a look where the upper rung is not ahead at all (at or below its share):
+a rung no better than the one below is the ladder's usual end, and its duel, every seat a
+search at the highest budget yet, is the dearest of the climb. That rule can only end a
+duel without a clear verdict, so it never makes "clearly" easier; it costs a little power
+(a rung just ahead may be caught behind at the first quarter). The intervals shown are
+the plain 95% ones.
 
 Luck: in the table of the top rung against random bots, how often the random side wins
 (`upset`). Read through the simplest model that explains it, in which a share L of games
@@ -171,8 +176,8 @@ class Table:
                 lower_wins += sum((sum(t.wins) for t in tallies), Fraction(0))
                 played += per_look * self.players
                 fair = 1 / self.players
-                lo, hi = wilson_interval(float(wins), played, POCOCK)
-                if lo > fair or (hi < fair and look < looks - 1):
+                lo, _ = wilson_interval(float(wins), played, POCOCK)
+                if lo > fair or (look < looks - 1 and wins <= fair * played):
                     break
             self.progress.remove_task(task)
             lower_wins -= wins
@@ -186,8 +191,8 @@ class Table:
             theirs = self.team(lower, seeds, task)
             only_mine = sum(1 for a, b in zip(mine, theirs, strict=True) if a and not b)
             split = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
-            lo, hi = wilson_interval(only_mine, split, POCOCK)
-            if split and (lo > 0.5 or (hi < 0.5 and look < looks - 1)):
+            lo, _ = wilson_interval(only_mine, split, POCOCK)
+            if (split and lo > 0.5) or (look < looks - 1 and only_mine <= split / 2):
                 break
         self.progress.remove_task(task)
         return Duel(upper, lower, seeds, only_mine, split, 0.5, bool(split) and lo > 0.5)
