@@ -80,3 +80,16 @@ def test_a_stand_in_the_pack_refused_is_no_verdict_and_json_has_no_nan() -> None
     assert json.dumps(plain({"rate": float("nan"), "rows": [1.5, float("nan")]})) == (
         '{"rate": null, "rows": [1.5, null]}'
     )
+
+
+def test_the_same_seeds_give_the_same_ablation_on_any_number_of_workers(
+    run: Run, planted: Path
+) -> None:
+    args = ["ablate", "hack-and-slash", "--field", "quest.reward", "--holder", "quest completed"]
+    args += ["--pack", str(planted), "-n", "60", "--seed", "8", "--json"]
+    entries = []
+    for workers in ("1", "2"):
+        code, stdout, err = run([*args, "--workers", workers])
+        assert code == 0, err
+        entries.append(json.loads(stdout)["entries"])
+    assert entries[0] == entries[1]
