@@ -73,8 +73,8 @@ def test_a_team_game_compares_the_teams_seed_by_seed(run: Run) -> None:
     # The rate is over the seeds only one team won, against an even split.
     assert heuristic["fair"] == 0.5 and heuristic["clear"]
     # A search of one iteration plays as its incumbent, the heuristic bot: no seed goes
-    # otherwise, and the duel ends at its first look (a quarter of 16 seeds), not ahead.
-    assert (search["upper"], search["games"], search["rate"]) == ("bot:mcts:1", 4, None)
+    # otherwise, and the duel ends half-way (8 of 16 seeds), not ahead.
+    assert (search["upper"], search["games"], search["rate"]) == ("bot:mcts:1", 8, None)
     assert not search["clear"] and table["top"] == "bot:heuristic"
     top, luck = table["top_vs_random"], table["luck"]
     assert top["games"] == 16 and top["rate"] >= top["random_rate"]

@@ -18,12 +18,13 @@ How a rung is played against the one below:
 A duel stops as soon as it can tell: it is looked at after each quarter of its games, and
 "clearly" means Pocock's boundary for four looks (z = 2.361), so stopping early makes a
 clear verdict no easier than one 95% test at the end would. It also stops, not clearly
-stronger, at a look where the upper rung is not ahead at all (at or below its share):
+stronger, at the half-way or three-quarter look if the upper rung is not ahead at all
+(at or below its share):
 a rung no better than the one below is the ladder's usual end, and its duel, every seat a
 search at the highest budget yet, is the dearest of the climb. That rule can only end a
 duel without a clear verdict, so it never makes "clearly" easier; it costs a little power
-(a rung just ahead may be caught behind at the first quarter). The intervals shown are
-the plain 95% ones.
+(a rung just ahead may be caught behind half-way). The intervals shown are the plain 95%
+ones.
 
 Luck: in the table of the top rung against random bots, how often the random side wins
 (`upset`). Read through the simplest model that explains it, in which a share L of games
@@ -59,6 +60,9 @@ HEURISTIC = "bot:heuristic"
 LOOKS = 4
 POCOCK = 2.361
 """Pocock's constant boundary for four equally spaced looks at a two-sided 5% level."""
+FUTILE_LOOKS = (1, 2)
+"""The looks (from 0) at which a rung not ahead at all ends its duel: from half the games
+on, since a quarter is too few to call a rung that is ahead by a few points behind."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ class Table:
                 played += per_look * self.players
                 fair = 1 / self.players
                 lo, _ = wilson_interval(float(wins), played, POCOCK)
-                if lo > fair or (look < looks - 1 and wins <= fair * played):
+                if lo > fair or (look in FUTILE_LOOKS and wins <= fair * played):
                     break
             self.progress.remove_task(task)
             lower_wins -= wins
@@ -192,7 +196,7 @@ class Table:
             only_mine = sum(1 for a, b in zip(mine, theirs, strict=True) if a and not b)
             split = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
             lo, _ = wilson_interval(only_mine, split, POCOCK)
-            if (split and lo > 0.5) or (look < looks - 1 and only_mine <= split / 2):
+            if (split and lo > 0.5) or (look in FUTILE_LOOKS and only_mine <= split / 2):
                 break
         self.progress.remove_task(task)
         return Duel(upper, lower, seeds, only_mine, split, 0.5, bool(split) and lo > 0.5)
