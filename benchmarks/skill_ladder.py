@@ -33,17 +33,9 @@ import tavernkeep
 from handwritten_hack_and_slash import games_per_second
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.games import all_games, get_game
-from tavernkeep.lab.ladder import run_ladder
+from tavernkeep.lab.ladder import interval, pct, run_ladder
 
 SEED = 20_261_205
-
-
-def pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def interval(pair: list[float] | None) -> str:
-    return "-" if pair is None else f"{pct(pair[0])} - {pct(pair[1])}"
 
 
 def summary_row(result: dict[str, Any], seconds: float) -> str:

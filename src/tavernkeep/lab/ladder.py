@@ -369,6 +369,15 @@ def run_ladder(
     return result
 
 
+def pct(x: float | None) -> str:
+    """A rate as the ladder's table prints it; a rate with no games is a dash."""
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def interval(pair: list[float] | None) -> str:
+    return "-" if pair is None else f"{pct(pair[0])} - {pct(pair[1])}"
+
+
 def print_ladder(result: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -376,13 +385,6 @@ def print_ladder(result: dict[str, Any]) -> None:
     from tavernkeep.terminal.tables import Column, fitted
 
     console = Console()
-
-    def pct(x: float) -> str:
-        return f"{100 * x:.1f}%"
-
-    def interval(pair: list[float]) -> str:
-        return f"{pct(pair[0])} - {pct(pair[1])}"
-
     team = result["kind"] != "competitive"
     for t in result["tables"]:
         console.print(
@@ -396,7 +398,7 @@ def print_ladder(result: dict[str, Any]) -> None:
                 escape(s["upper"]),
                 escape(s["lower"]),
                 f"{s['games']:,}",
-                "-" if s["rate"] is None else pct(s["rate"]),
+                pct(s["rate"]),
                 interval(s["ci95"]),
                 pct(s["fair"]),
                 "clearly stronger" if s["clear"] else "not clearly",
