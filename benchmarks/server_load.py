@@ -7,7 +7,16 @@ table end opens a new one. Each client answers its decisions after --think secon
 measures the time from sending an action to receiving the view it led to. Prints actions
 per second (people's and bots') and p50/p99/max latency, and counts every error.
 
+With `--processes N` (PostgreSQL only) it starts N server processes on one database, each
+on its own port: each table is opened at one process and its person's websocket goes to
+the next one round, as a load balancer without sticky sessions would send them. With
+`--failover` it then measures what a kill -9 costs: tables of bots opened at the first
+process (which so runs their bots), watched from the second; the first is killed, and
+the time until every table's next action is the failover time; every action committed
+before the kill must still be in each finished table's record.
+
     python benchmarks/server_load.py --tables 200 --seconds 30
+    python benchmarks/server_load.py --processes 2 --database-url postgresql://... --failover
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ import argparse
 import asyncio
 import json
 import os
+import platform
+import signal
 import socket
 import statistics
 import subprocess
@@ -125,17 +136,25 @@ async def one_table(
 
 async def client_loop(
     http: httpx.AsyncClient,
-    base: str,
-    ws_base: str,
+    base: str | list[str],
+    ws_base: str | None,
     think: float,
     stats: Stats,
     until: float,
     settings: dict[str, Any],
+    first: int = 0,
 ) -> None:
+    """Open tables one after another until `until`. Given several bases (one a server
+    process), table k is opened at process `first + k` and played at the next one."""
+    bases = [base] if isinstance(base, str) else base
+    k = first
     while time.monotonic() < until:
+        opened_at = bases[k % len(bases)]
+        played_at = bases[(k + 1) % len(bases)].replace("http://", "ws://")
+        k += 1
         try:
             await asyncio.wait_for(
-                one_table(http, base, ws_base, think, stats, settings),
+                one_table(http, opened_at, ws_base or played_at, think, stats, settings),
                 timeout=until - time.monotonic(),
             )
         except TimeoutError:
@@ -145,9 +164,9 @@ async def client_loop(
             await asyncio.sleep(0.5)
 
 
-async def drive(args: argparse.Namespace, base: str) -> Stats:
-    ws_base = base.replace("http://", "ws://")
-    await wait_for_server(base)
+async def drive(args: argparse.Namespace, bases: list[str]) -> Stats:
+    for base in bases:
+        await wait_for_server(base)
     stats = Stats()
     settings: dict[str, Any] = {}
     if args.clock is not None:
@@ -159,10 +178,10 @@ async def drive(args: argparse.Namespace, base: str) -> Stats:
         until = time.monotonic() + args.seconds
         # Open the tables over the first second, as people would arrive, not all at once.
         tasks = []
-        for _ in range(args.tables):
+        for i in range(args.tables):
             tasks.append(
                 asyncio.create_task(
-                    client_loop(http, base, ws_base, args.think, stats, until, settings)
+                    client_loop(http, bases, None, args.think, stats, until, settings, i)
                 )
             )
             await asyncio.sleep(1.0 / args.tables)
@@ -175,25 +194,132 @@ def serving(database_url: str | None, bot_delay: float) -> Iterator[str]:
     """`tavernkeep serve` on 127.0.0.1 for the length of a benchmark (a fresh SQLite
     database in a temporary folder unless `database_url`): its base URL. The other
     benchmarks of the server start theirs here too."""
-    port = free_port()
+    with serving_many(database_url, bot_delay, 1) as servers:
+        yield servers[0][0]
+
+
+@contextmanager
+def serving_many(
+    database_url: str | None, bot_delay: float, processes: int
+) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+    """`processes` server processes on one database, each on a port of its own: each
+    one's base URL and process (a benchmark may kill one)."""
     with tempfile.TemporaryDirectory() as tmp:
         url = database_url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
-                "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
-                # Every table and socket comes from this one address: lift the per-address
-                # bounds a stranger is held to, so they measure the server, not the guard.
-                "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        servers = []
+        for _ in range(processes):
+            port = free_port()
+            server = subprocess.Popen(
+                [
+                    sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
+                    "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
+                    # Every table and socket comes from this one address: lift the
+                    # per-address bounds a stranger is held to, so they measure the
+                    # server, not the guard.
+                    "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
+                    # Searches stay out of it: one worker a process, as on a small host.
+                    "--search-workers", "1",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            servers.append((f"http://127.0.0.1:{port}", server))
         try:
-            yield f"http://127.0.0.1:{port}"
+            yield servers
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            for _, server in servers:
+                if server.poll() is None:
+                    server.terminate()
+            for _, server in servers:
+                server.wait(timeout=15)
+
+
+async def watch_table(base: str, table_id: str, seen: dict[str, int], done: asyncio.Event) -> None:
+    """Follow a table as a spectator at `base`: its latest version in `seen`, until over."""
+    ws_base = base.replace("http://", "ws://")
+    async with websockets.connect(f"{ws_base}/ws/tables/{table_id}") as ws:
+        await ws.send(json.dumps({"type": "join"}))
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "state":
+                seen[table_id] = message["version"]
+                if message["result"] is not None or message["status"] != "playing":
+                    done.set()
+                    return
+
+
+async def failover(
+    servers: list[tuple[str, subprocess.Popen[bytes]]], database_url: str, tables: int
+) -> dict[str, Any]:
+    """Kill -9 the process running `tables` tables' bots, and time their takeover."""
+    from tavernkeep.server.storage import Storage
+
+    first, second = servers[0][0], servers[1][0]
+    ids = []
+    async with httpx.AsyncClient(timeout=30) as http:
+        for k in range(tables):
+            made = await http.post(
+                f"{first}/api/tables",
+                json={
+                    "game": "hack-and-slash",
+                    "seats": ["bot:random", "bot:heuristic", "bot:random"],
+                    "options": {"round_limit": 8},
+                    "seed": 1000 + k,
+                },
+            )
+            made.raise_for_status()
+            ids.append(made.json()["id"])
+    seen: dict[str, int] = {}
+    ended = {table_id: asyncio.Event() for table_id in ids}
+    watchers = [
+        asyncio.create_task(watch_table(second, table_id, seen, ended[table_id]))
+        for table_id in ids
+    ]
+    await asyncio.sleep(2.0)  # the bots of every table are playing, at the first process
+    storage = Storage(database_url)
+    try:
+        servers[0][1].send_signal(signal.SIGKILL)
+        killed = time.monotonic()
+        servers[0][1].wait(timeout=10)
+        # Every action committed before the kill (what anyone was told of was committed).
+        before = {t: list((storage.load(t) or _missing(t)).record.actions) for t in ids}
+        at_kill = {t: len(actions) for t, actions in before.items()}
+        moved: dict[str, float] = {}
+        while len(moved) < len(ids) and time.monotonic() - killed < 60:
+            for t in ids:
+                if t not in moved and (seen.get(t, 0) > at_kill[t] or ended[t].is_set()):
+                    moved[t] = time.monotonic() - killed
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ended.values())), 120)
+        lost = 0
+        for t in ids:
+            after = (storage.load(t) or _missing(t)).record.actions
+            if after[: len(before[t])] != before[t]:
+                lost += 1
+    finally:
+        for task in watchers:
+            task.cancel()
+        storage.close()
+    times = sorted(moved.values())
+    return {
+        "tables": len(ids),
+        "taken over": len(times),
+        "failover p50 s": statistics.median(times) if times else float("nan"),
+        "failover max s": times[-1] if times else float("nan"),
+        "tables that lost an action": lost,
+    }
+
+
+def _missing(table_id: str) -> Any:
+    raise SystemExit(f"table {table_id} is not in the database")
+
+
+def probe() -> float:
+    """The host's speed: hand-written Hack & Slash games a second on one core."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bot_games import probe as games_probe
+
+    return games_probe()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -215,18 +341,47 @@ def main() -> None:
         metavar="SECONDS",
         help="give every person's seat a real-time clock of this many seconds, 20 s a move",
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes on one database (PostgreSQL)"
+    )
+    parser.add_argument(
+        "--failover",
+        type=int,
+        nargs="?",
+        const=20,
+        default=0,
+        metavar="TABLES",
+        help="then kill -9 the first process and time the takeover of TABLES bots' tables",
+    )
     args = parser.parse_args()
+    postgres = (args.database_url or "").startswith("postgres")
+    if args.processes < 1 or (args.processes > 1 and not postgres):
+        parser.error("--processes above 1 needs --database-url postgresql://...")
+    if args.failover and args.processes < 2:
+        parser.error("--failover needs --processes 2 or more")
 
-    with serving(args.database_url, args.bot_delay) as base:
+    import tavernkeep
+
+    header = (
+        f"server load: {args.tables} concurrent tables (1 person + 2 bots each), "
+        f"{args.seconds:.0f} s, think {args.think} s, bot delay {args.bot_delay} s, "
+        f"{'SQLite' if args.database_url is None else 'PostgreSQL'}, "
+        f"{args.processes} server process{'es' if args.processes > 1 else ''}, "
+        f"{'no clocks' if args.clock is None else f'clocks {args.clock:g} s + 20 s'}; "
+        f"{tavernkeep.build()} build, Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
+        f"host probe {probe():,.0f} hand-written games/s"
+    )
+    taken_over: dict[str, Any] = {}
+    with serving_many(args.database_url, args.bot_delay, args.processes) as servers:
         started = time.monotonic()
-        stats = asyncio.run(drive(args, base))
+        stats = asyncio.run(drive(args, [base for base, _ in servers]))
         elapsed = time.monotonic() - started
+        if args.failover:
+            taken_over = asyncio.run(failover(servers, args.database_url, args.failover))
 
     lat = [x * 1000 for x in stats.latencies]
-    print(f"server load: {args.tables} concurrent tables (1 person + 2 bots each), "
-          f"{args.seconds:.0f} s, think {args.think} s, bot delay {args.bot_delay} s, "
-          f"{'SQLite' if args.database_url is None else args.database_url.split(':')[0]}, "
-          f"{'no clocks' if args.clock is None else f'clocks {args.clock:g} s + 20 s'}")
+    print(header)
     print(f"| {'measure':<34} | {'value':>12} |")
     print(f"|{'-' * 36}|{'-' * 14}|")
     rows = [
@@ -242,6 +397,13 @@ def main() -> None:
         print(f"| {name:<34} | {value:>12} |")
     for message in stats.errors[:5]:
         print("  error:", message)
+    if taken_over:
+        print(f"failover: kill -9 of the process running {taken_over['tables']} tables' bots")
+        print(f"| {'measure':<34} | {'value':>12} |")
+        print(f"|{'-' * 36}|{'-' * 14}|")
+        for name, value in taken_over.items():
+            shown = f"{value:.2f}" if isinstance(value, float) else f"{value}"
+            print(f"| {name:<34} | {shown:>12} |")
 
 
 if __name__ == "__main__":

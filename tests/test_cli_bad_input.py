@@ -203,6 +203,27 @@ def test_serve_with_a_database_in_a_missing_folder_says_what_is_wrong() -> None:
     assert "cannot be opened or created" in line
 
 
+def test_several_server_processes_on_sqlite_is_one_line_and_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "tables.db"
+    done = command(
+        [
+            "serve",
+            "--workers",
+            "3",
+            "--port",
+            str(free_port()),
+            "--database-url",
+            f"sqlite:///{database}",
+        ],
+        timeout=60,
+    )
+    line = one_line_error(done.returncode, done.stderr)
+    assert "--workers 3 needs PostgreSQL" in line
+    assert not database.exists()
+
+
 # -- simulate --ray to nowhere ---------------------------------------------------------------
 
 

@@ -174,9 +174,7 @@ def play(
     seed: SeedOpt = None,
     record: Annotated[
         str | None,
-        typer.Option(
-            metavar="FILE", help="Save the game record (JSON) here, even if you quit."
-        ),
+        typer.Option(metavar="FILE", help="Save the game record (JSON) here, even if you quit."),
     ] = None,
     pack: PackOpt = None,
     option: OptionOpt = None,
@@ -565,6 +563,7 @@ def odds(
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     database_url: Annotated[
@@ -615,15 +614,50 @@ def serve(
             min=0.001,
         ),
     ] = 14.0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes to start on this host, sharing the port (needs "
+            "PostgreSQL; more processes and hosts may join the same database).",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
+    reuse_port: Annotated[bool, typer.Option(hidden=True)] = False,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
     from tavernkeep.server.app import create_app, run
     from tavernkeep.server.rooms import Limits
     from tavernkeep.server.search import SearchLimits, default_workers
-    from tavernkeep.server.storage import safe_url
+    from tavernkeep.server.storage import normalise_url, safe_url
+    from tavernkeep.server.workers import supervise
 
-    # The address first: a busy port must not leave a new database file behind.
-    check_listening(host, port)
+    if workers > 1 and not normalise_url(database_url).startswith("postgresql"):
+        raise ConfigError(
+            f"--workers {workers} needs PostgreSQL (--database-url postgresql://...): "
+            "a SQLite database is one server process's"
+        )
+    if not reuse_port:
+        # The address first: a busy port must not leave a new database file behind.
+        check_listening(host, port)
+    if workers > 1:
+        # Each process is `serve` again, on the same port (SO_REUSEPORT: the kernel
+        # spreads new connections among them), kept running by this one.
+        params = dict(ctx.params)
+        params.pop("workers")
+        params["reuse_port"] = True
+        args = [sys.executable, "-m", "tavernkeep.cli", "serve"]
+        for name, value in params.items():
+            flag = "--" + name.replace("_", "-")
+            if isinstance(value, bool):
+                args += [flag] if value else []
+            elif value is not None:
+                args += [flag, str(value)]
+        typer.echo(
+            f"tavernkeep: {workers} processes at http://{host}:{port}/  "
+            f"(database {safe_url(database_url)})"
+        )
+        raise typer.Exit(supervise(args, workers))
     limits = Limits(
         search=SearchLimits(max_search_ms, max_search_iterations),
         search_workers=search_workers or default_workers(),
@@ -633,8 +667,13 @@ def serve(
         archive_after=archive_after_days * 86400.0,
     )
     web = create_app(database_url, bot_delay, limits, pass_delay, warm_search=True)
-    typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)})")
-    run(web, host, port, header_timeout)
+    storage = web.state.tavern.storage
+    # Among several processes, each says which it is: the id the database knows it by.
+    among = f", server process {storage.me}" if storage.shared else ""
+    typer.echo(
+        f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)}{among})"
+    )
+    run(web, host, port, header_timeout, reuse_port)
 
 
 def check_listening(host: str, port: int) -> None:

@@ -66,12 +66,14 @@ def test_no_token_is_logged_or_stored_in_clear(
 
 def serve_banner(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     """Run `tavernkeep serve` up to the point where uvicorn would start."""
-    import uvicorn
+    from types import SimpleNamespace
 
     import tavernkeep.server.app as app_module
 
-    monkeypatch.setattr(app_module, "create_app", lambda *a, **k: object())
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    storage = SimpleNamespace(me="0123abcd", shared=url.startswith("postgresql"))
+    web = SimpleNamespace(state=SimpleNamespace(tavern=SimpleNamespace(storage=storage)))
+    monkeypatch.setattr(app_module, "create_app", lambda *a, **k: web)
+    monkeypatch.setattr(app_module, "run", lambda *a, **k: None)
     assert cli_main(["serve", "--port", "8123", "--database-url", url]) == 0
 
 
@@ -84,6 +86,7 @@ def test_the_start_banner_does_not_print_the_database_password(
     serve_banner(monkeypatch, f"postgresql://tavernkeep:{PASSWORD}@127.0.0.1:5432/tavernkeep")
     out, err = capsys.readouterr()
     assert "127.0.0.1:8123" in out
+    assert "server process 0123abcd" in out  # which of several processes this is
     assert PASSWORD not in out + err
 
 

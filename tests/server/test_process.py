@@ -1,6 +1,7 @@
-"""A real `tavernkeep serve` process, killed with SIGKILL mid-game and started again.
+"""Real `tavernkeep serve` processes: killed with SIGKILL mid-game and started again, and
+several at once over one PostgreSQL database.
 
-The server runs as a subprocess bound to 127.0.0.1 and is played over a real websocket
+Each server runs as a subprocess bound to 127.0.0.1 and is played over a real websocket
 (the `websockets` client). Its stdout and stderr (uvicorn's access and error logs) are
 kept, to check that no seat token is ever logged.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -82,6 +84,13 @@ class Server:
     def logs(self) -> str:
         return self.stdout.read_text(errors="replace") + self.stderr.read_text(errors="replace")
 
+    @property
+    def me(self) -> str:
+        """The id this process goes by in the database (its banner says it)."""
+        found = re.search(r"server process (\w+)", self.logs())
+        assert found, f"no process id in the banner: {self.logs()}"
+        return found.group(1)
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         assert self.proc.wait(timeout=10) == -signal.SIGKILL
@@ -110,6 +119,8 @@ class RealSock:
         self.ws = ws
         self.state: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
+        self.versions: list[int] = []
+        """The version of each `events` message, as they came."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -120,6 +131,7 @@ class RealSock:
             self.state = msg
         elif msg["type"] == "events":
             self.log.extend(msg["events"])
+            self.versions.append(msg["version"])
         elif msg["type"] == "welcome":
             self.log.extend(msg["log"])
         elif msg["type"] == "error":
@@ -389,3 +401,238 @@ def test_a_killed_server_leaves_no_search_worker_behind(tmp_path: Path) -> None:
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid in workers if alive(pid)], "workers outlived their server"
+
+
+# -- several server processes over one PostgreSQL database (peers.py) ----------------------
+
+
+def decide(sock: RealSock, version: int) -> None:
+    """Send the seat's choice at `version`: a different legal action from one decision to
+    the next, so a game goes somewhere."""
+    assert sock.state is not None
+    legal = sock.state["legal"]
+    sock.send(
+        {"type": "action", "action": legal[version % len(legal)]["action"], "version": version}
+    )
+
+
+def expected_log(record: Any, seat: int) -> list[dict[str, Any]]:
+    """Every event of the whole game that `seat` may see, in order, from its record."""
+    from tavernkeep.engine.match import Match
+    from tavernkeep.server.rooms import Tavern
+
+    game = get_game(record.game)
+    _, events = Match.from_record(game, record, Tavern.agents_for(game, record.seats))
+    out = []
+    for event in events:
+        seen = event.for_seat(seat)
+        if seen is not None:
+            out.append(seen.to_json())
+    return out
+
+
+def test_three_processes_play_one_table_and_each_page_sees_every_event_once_in_order(
+    postgres_url: str, tmp_path: Path, tk: Any
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    with (
+        server(postgres_url, logs, "a") as a,
+        server(postgres_url, logs, "b") as b,
+        server(postgres_url, logs, "c") as c,
+    ):
+        made = b.post(
+            "/api/tables",
+            {
+                "game": "hack-and-slash",
+                "seats": ["human", "human", "human"],
+                "options": {"round_limit": 2},
+                "seed": 5,
+            },
+        )
+        assert made.status_code == 201, made.text
+        tid, invites = made.json()["id"], tk.invites(made.json())
+        procs = [a, b, c]
+        # Each person claims and plays at a process of their own.
+        tokens = {s: claim(procs[s], tid, s, invites[s]) for s in range(3)}
+        with (
+            seat(a, tid, 0, tokens[0]) as zero,
+            seat(b, tid, 1, tokens[1]) as one,
+            seat(c, tid, 2, tokens[2]) as two,
+        ):
+            socks = [zero, one, two]
+            version = 0
+            while True:
+                states = [s.until_state(lambda st, v=version: st["version"] >= v) for s in socks]
+                assert {st["version"] for st in states} == {version}
+                if states[0]["result"] is not None:
+                    break
+                actor = states[0]["actor"]
+                assert all(st["actor"] == actor for st in states)
+                if socks[actor].state["legal"]:  # type: ignore[index]
+                    decide(socks[actor], version)
+                # (nothing to play: the table's keeper passes for the seat after a pause)
+                version += 1
+                assert version < 500, "the game did not end"
+            # Every seat shows the other two at the table, though they play elsewhere.
+            for sock in socks:
+                assert all(entry["connected"] for entry in sock.state["seats"])  # type: ignore[index]
+        record = parse_record(a.get(f"/api/tables/{tid}/record").text)
+    assert len(record.actions) == version
+    for s, sock in enumerate(socks):
+        assert sock.log == expected_log(record, s), f"seat {s}'s page saw another story"
+        assert sock.versions == sorted(set(sock.versions)), "events twice or out of order"
+
+
+def answers(sock: RealSock) -> list[str]:
+    """The errors a page was sent until the server answered its ping: the answer to an
+    action it sent before the ping comes first, since a socket's messages are handled in
+    order."""
+    sock.send({"type": "ping"})
+    errors = []
+    while True:
+        msg = json.loads(sock.ws.recv(timeout=10))
+        if msg["type"] == "pong":
+            return errors
+        if msg["type"] == "error":
+            errors.append(msg["message"])
+        elif msg["type"] == "state":
+            sock.state = msg
+
+
+def test_two_processes_given_the_same_action_at_once_apply_it_once(
+    postgres_url: str, tmp_path: Path, tk: Any, helpers: Any
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    with server(postgres_url, logs, "a") as a, server(postgres_url, logs, "b") as b:
+        made = a.post(
+            "/api/tables",
+            {
+                "game": "hack-and-slash",
+                "seats": ["human", "bot:random", "bot:random"],
+                "options": {"round_limit": 3},
+                "seed": 11,
+            },
+        )
+        tid = made.json()["id"]
+        token = claim(a, tid, 0, tk.invites(made.json())[0])
+        # The same person with a page at each process: both send every choice at once.
+        with seat(a, tid, 0, token) as here, seat(b, tid, 0, token) as there:
+            rounds = 0
+            while rounds < 8:
+                st = here.until_state(lambda s: s["result"] is not None or bool(s["legal"]))
+                if st["result"] is not None:
+                    break
+                there.until_state(lambda s, v=st["version"]: s["version"] >= v)
+                action = {"type": "action", "action": st["legal"][0]["action"]}
+                here.send({**action, "version": st["version"]})
+                there.send({**action, "version": st["version"]})
+                refused = answers(here) + answers(there)
+                assert refused == ["the table has moved on since that choice; choose again"]
+                rounds += 1
+                here.until_state(lambda s, v=st["version"]: s["version"] > v)
+            assert rounds >= 3
+    stored = helpers.stored_table(postgres_url, tid)
+    game = get_game("hack-and-slash")
+    from tavernkeep.engine.match import Match
+    from tavernkeep.server.rooms import Tavern
+
+    # The record replays: no action was applied twice, none forked the table.
+    match, _ = Match.from_record(game, stored.record, Tavern.agents_for(game, stored.record.seats))
+    assert match.actions == len(stored.record.actions)
+
+
+def test_killing_the_process_that_runs_a_tables_bots_moves_them_to_another(
+    postgres_url: str, tmp_path: Path, tk: Any, helpers: Any
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    slow = ("--bot-delay", "1.0")  # time to kill the keeper before its bots move
+    a = Server(postgres_url, logs, "a", *slow)
+    try:
+        with server(postgres_url, logs, "b", *slow) as b, server(postgres_url, logs, "c", *slow):
+            made = a.post(
+                "/api/tables",
+                {
+                    "game": "hack-and-slash",
+                    # A bot moves first: the process that opens the table takes its lease.
+                    "seats": ["bot:random", "human", "bot:random"],
+                    "options": {"round_limit": 3},
+                    "seed": 23,
+                },
+            )
+            tid = made.json()["id"]
+            token = claim(b, tid, 1, tk.invites(made.json())[1])
+            with seat(b, tid, 1, token) as page:
+                st = page.until_state(lambda s: bool(s["legal"]))
+                assert helpers.stored_table(postgres_url, tid).keeper == a.me
+                # Act until the table waits on a bot, then kill the process that runs them.
+                while True:
+                    decide(page, st["version"])
+                    st = page.until_state(lambda s, v=st["version"]: s["version"] > v)
+                    if st["actor"] != 1 and st["result"] is None:
+                        break
+                    st = page.until_state(lambda s: s["result"] is not None or bool(s["legal"]))
+                acknowledged = helpers.stored_actions(postgres_url, tid)
+                assert len(acknowledged) == st["version"]
+                a.kill()
+                killed = time.monotonic()
+                page.until_state(lambda s, v=st["version"]: s["version"] > v)
+                failover = time.monotonic() - killed
+                # The lease lapses 3 s after the last heartbeat, and the bot pauses 1 s.
+                assert failover < 10.0, f"the bots moved on after {failover:.1f} s"
+                assert helpers.stored_table(postgres_url, tid).keeper != a.me
+                while page.state["result"] is None:  # type: ignore[index]
+                    st = page.until_state(lambda s: s["result"] is not None or bool(s["legal"]))
+                    if st["result"] is None:
+                        decide(page, st["version"])
+                        page.until_state(lambda s, v=st["version"]: s["version"] > v)
+            record = parse_record(b.get(f"/api/tables/{tid}/record").text)
+    finally:
+        a.stop()
+    assert record.actions[: len(acknowledged)] == acknowledged
+    game = get_game("hack-and-slash")
+    result = game.result(replay(game, record))
+    assert result is not None and result.to_json() == record.result
+
+
+def test_serve_workers_starts_processes_that_share_the_port(
+    postgres_url: str, tmp_path: Path, helpers: Any
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    with server(postgres_url, logs, "pair", "--workers", "2") as pair:
+        # Both processes beat in the database: two servers alive.
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.pool import NullPool
+
+        from tavernkeep.server.storage import normalise_url
+
+        engine = create_engine(normalise_url(postgres_url), poolclass=NullPool)
+        try:
+
+            def alive() -> int:
+                with engine.connect() as conn:
+                    return int(conn.execute(text("SELECT count(*) FROM servers")).scalar_one())
+
+            helpers.wait_for(lambda: alive() == 2, what="two server processes")
+            made = pair.post(
+                "/api/tables",
+                {"game": "hack-and-slash", "seats": ["bot:random"] * 3, "seed": 3},
+            )
+            assert made.status_code == 201, made.text
+            tid = made.json()["id"]
+            # Asked of either process, the table is the same one, and its bots play on.
+            for _ in range(6):
+                assert pair.get(f"/api/tables/{tid}").json()["id"] == tid
+            helpers.wait_for(
+                lambda: pair.get(f"/api/tables/{tid}").json()["status"] == "finished",
+                timeout=60,
+                what="the bots' game to end",
+            )
+            pair.stop()
+            # Stopped, both processes leave the database's list of the living at once.
+            assert alive() == 0
+        finally:
+            engine.dispose()

@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import resource
+import socket
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -160,6 +161,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Nothing is replayed here: a table comes back when someone asks for it.
+        await tavern.begin()
         archiver = asyncio.get_running_loop().create_task(archive(tavern, limits.archive_after))
         if warm_search:
             tavern.searches.warm()
@@ -405,8 +407,11 @@ def create_app(
     return app
 
 
-def run(app: FastAPI, host: str, port: int, header_timeout: float) -> None:
-    """Serve `app` until stopped, with the HTTP protocol that bounds half-sent requests."""
+def run(
+    app: FastAPI, host: str, port: int, header_timeout: float, reuse_port: bool = False
+) -> None:
+    """Serve `app` until stopped, with the HTTP protocol that bounds half-sent requests;
+    with `reuse_port`, on a socket other processes of `serve --workers` listen on too."""
     import uvicorn
 
     # Every connection is a file: take all the operating system allows this process
@@ -415,7 +420,7 @@ def run(app: FastAPI, host: str, port: int, header_timeout: float) -> None:
     if hard == resource.RLIM_INFINITY or soft < hard:
         with suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -423,6 +428,17 @@ def run(app: FastAPI, host: str, port: int, header_timeout: float) -> None:
         ws_max_size=65536,
         log_level="info",
     )
+    server = uvicorn.Server(config)
+    if not reuse_port:
+        server.run()
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    server.run(sockets=[sock])
 
 
 async def archive(tavern: Tavern, idle_seconds: float) -> None:

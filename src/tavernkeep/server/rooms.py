@@ -5,6 +5,12 @@ action, commit it to storage, apply it, then tell every connection what its seat
 see. Committing before applying means an action nobody has heard of can be lost only
 if the commit itself failed, and then the table is unchanged too.
 
+On PostgreSQL, several server processes may hold one table at once (peers.py): an action
+is committed only at the table's revision its writer saw, so of two processes acting at
+once one wins and the other catches up and says so (`Moved`); every process hears of the
+others' changes and catches up its copy (`Tavern.heard`); and the bots and clocks run in
+the one process that holds the table's lease (`Room.kept`).
+
 Storage is the truth; memory holds only the tables someone is at. A table is loaded when
 someone asks for it (a join, a claim, the lobby's link) and leaves memory again when
 nobody is connected and its bots have nothing to do, so a thousand abandoned tables cost
@@ -47,12 +53,14 @@ from tavernkeep.games import get_game
 from tavernkeep.server.chat import SHOWN, TABLE_LINES, ChatLine, ChatRate, clean_line
 from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.names import clean_name
+from tavernkeep.server.peers import Peers
 from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
 from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
 from tavernkeep.server.storage import (
     UNFINISHED,
     Append,
     Listing,
+    Refused,
     SeatKey,
     Storage,
     StoredTable,
@@ -71,6 +79,11 @@ IDLE_KEPT = 32
 
 class SeatTaken(IllegalAction):
     """An invite whose seat another browser has claimed: its holder may watch."""
+
+
+class Moved(IllegalAction):
+    """An action another writer (a person's other page, another server process) beat to
+    the table's turn: the table is brought up to date, and the action is not taken."""
 
 
 class Busy(TavernkeepError):
@@ -302,6 +315,23 @@ class Room:
         self.asked_wall = time.time()
         """The same, in seconds since the epoch, as storage keeps it: clocks count from
         here, so a restarted server's clocks go on where they were."""
+        self.revision = 0
+        """Storage's revision of the table's actions as this copy has them (storage.py)."""
+        self.kept = True
+        """Whether this process runs the table's bots and clocks: always, for one process
+        alone on its database; for several, while it holds the table's lease."""
+        self.keeper: str | None = None
+        """The process that holds the lease, as storage last said (None: nobody)."""
+        self.claiming = False
+        self.remote: set[int] = set()
+        """Seats whose person has a page open on another server process."""
+        self.catching: asyncio.Task[None] | None = None
+        self.dirty = False
+        """Another process changed the table since this copy last caught up."""
+        self.touched = 0
+        """Counts this process's own changes to the table in memory: a catch-up whose
+        read may predate one reads again (`Tavern._catch_up`)."""
+        self.rematch_told = False
 
     @property
     def version(self) -> int:
@@ -328,7 +358,12 @@ class Room:
         return self.actor is not None and game.legal_actions(state) == [PASS]
 
     def connected(self) -> set[int]:
-        return {c.seat for c in self.connections if c.seat is not None}
+        """The seats whose person has a page open, here or on another server process."""
+        return {c.seat for c in self.connections if c.seat is not None} | self.remote
+
+    def here(self, seat: int) -> bool:
+        """Whether a page of the seat's person is connected to this process."""
+        return any(c.seat == seat for c in self.connections)
 
     def present(self, seat: int) -> bool:
         """Whether the seat's person is at the table: a page of theirs is connected. The
@@ -554,6 +589,19 @@ class Tavern:
         self._digests: dict[tuple[str, str], str] = {}
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Tables in memory that nobody is at, the most recently idle last."""
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._unresumable: set[str] = set()
+        """Tables of a dead keeper that cannot be replayed here: not tried again."""
+        self.peers = (
+            Peers(storage, self.heard, self.refresh, self.take_over) if storage.shared else None
+        )
+        """The other server processes on the database, if it may have any (PostgreSQL)."""
+
+    async def begin(self) -> None:
+        """Join the other server processes, if any: beat, listen for their news, and take
+        over the tables of dead ones."""
+        if self.peers is not None:
+            await self.peers.start()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
@@ -699,7 +747,193 @@ class Tavern:
         created_at: float,
         deal: str,
     ) -> Room:
-        return Room(table_id, match, events, keys, created_at, deal, self.pass_prior)
+        room = Room(table_id, match, events, keys, created_at, deal, self.pass_prior)
+        room.kept = self.peers is None
+        return room
+
+    def _lease_from(self, room: Room, stored: StoredTable) -> None:
+        """Whose the table's bots and clocks are, as storage says (several processes)."""
+        if self.peers is not None:
+            room.keeper = stored.keeper
+            room.kept = stored.keeper == self.storage.me
+
+    def keeps(self, room: Room) -> bool:
+        """Whether this process runs the table's bots and clocks now. If no process does,
+        it asks for the lease, and once it has it starts what is due."""
+        if room.kept:
+            return True
+        if room.keeper is None and not room.claiming and self.peers is not None:
+            room.claiming = True
+            task = asyncio.get_running_loop().create_task(self._claim(room))
+            room.tasks.add(task)
+            task.add_done_callback(room.tasks.discard)
+        return False
+
+    async def _claim(self, room: Room) -> None:
+        assert self.peers is not None
+        try:
+            won = await self.peers.call(self.storage.take_lease, room.id)
+        except Exception:
+            log.exception("table %s: taking its lease failed", room.id)
+            won = False
+        finally:
+            room.claiming = False
+        if won and self.rooms.get(room.id) is room:
+            room.kept, room.keeper = True, self.storage.me
+            self.schedule_bots(room)
+            self.watch(room)
+            self.forget_if_idle(room)
+
+    # -- news from the other server processes (peers.py) ------------------------------
+
+    def heard(self, table_id: str) -> None:
+        """Another process changed the table: if it is in memory here, catch up."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        if not room.connections and not room.kept and not room.claiming:
+            # Nobody is at it here, and its bots are another's: it leaves memory rather
+            # than follow every move (storage brings it back if someone comes).
+            self.rooms.pop(table_id, None)
+            self._idle.pop(table_id, None)
+            if room.watch_task is not None:
+                room.watch_task.cancel()
+            return
+        room.dirty = True
+        if room.catching is None or room.catching.done():
+            room.catching = asyncio.get_running_loop().create_task(self._catch_up(room))
+
+    def refresh(self) -> None:
+        """News may have been missed (the listening connection was lost): catch up every
+        table in memory."""
+        for table_id in list(self.rooms):
+            self.heard(table_id)
+
+    async def take_over(self, table_ids: list[str]) -> None:
+        """Run the bots and clocks of tables whose keeper died, from where storage has
+        them: every action it acknowledged was committed first."""
+        for table_id in table_ids:
+            if table_id in self._unresumable:
+                continue
+            try:
+                room = await self.get_room(table_id)
+            except TavernkeepError:
+                # Its pack changed under it: it stays as it is (logged once).
+                self._unresumable.add(table_id)
+                continue
+            if room is None:
+                continue
+            room.keeper = None  # dead: `keeps` asks for the lease, which has lapsed
+            self.keeps(room)
+
+    async def _catch_up(self, room: Room) -> None:
+        try:
+            async with room.lock:
+                while room.dirty:
+                    room.dirty = False
+                    touched = room.touched
+                    stored = await self.db(self.storage.load, room.id)
+                    if room.touched != touched:
+                        # A change of this process's own landed while storage was read,
+                        # and the read may predate it: read again.
+                        room.dirty = True
+                        continue
+                    await self._reconcile(room, stored)
+        except Exception:
+            log.exception("table %s: catching up with another server failed", room.id)
+            if self.rooms.get(room.id) is room:
+                self.rooms.pop(room.id, None)  # the next join reads it afresh
+                self._idle.pop(room.id, None)
+                if room.bot_task is not None:
+                    room.bot_task.cancel()
+
+    async def _reconcile(self, room: Room, stored: StoredTable | None) -> None:
+        """Bring the table in memory to what storage holds, telling every page here what
+        changed as if it had happened here. Called under the table's lock."""
+        if stored is None:
+            return
+        self._lease_from(room, stored)
+        now = time.monotonic()
+        seats_before = (list(room.keys), dict(room.stand_ins), room.connected())
+        # Who is at the table on other processes: a person gone from every process is a
+        # leaver whose grace starts now; one back is no leaver.
+        was = room.connected()
+        room.remote = set(stored.present)
+        is_now = room.connected()
+        for seat in was - is_now:
+            if room.keys[seat].claimed:
+                room.left_at[seat] = now
+        for seat in is_now - was:
+            room.left_at.pop(seat, None)
+        for seat, (old, new) in enumerate(zip(room.keys, stored.keys, strict=True)):
+            if old.credential_hash is not None and new.credential_hash != old.credential_hash:
+                # Handed to a new invite by the host, on another process.
+                for conn in [c for c in room.connections if c.seat == seat]:
+                    room.drop(conn, "the table's host handed this seat to a new invite")
+        room.keys = list(stored.keys)
+        room.stand_ins = {s: k.away for s, k in enumerate(stored.keys) if k.away}
+        if room.waiting and stored.status != "waiting":
+            # Begun: its open seats taken, or the host's word.
+            seats = list(stored.record.seats)
+            record = room.match.record.model_copy(update={"seats": seats})
+            room.match, room.log = Match.from_record(
+                room.game, record, self.agents_for(room.game, seats)
+            )
+            room.seats, room.waiting = seats, False
+            room.asked_wall = stored.updated_at
+        resync = False
+        if stored.revision != room.revision:
+            mine = room.match.record.actions
+            theirs = stored.record.actions
+            if theirs[: len(mine)] != mine:
+                resync = True  # a decision was taken back
+        for line in stored.chat:
+            if line.index >= room.chat_count:
+                room.chat.append(line)
+                room.chat_count = line.index + 1
+                if not resync:
+                    room.broadcast_chat(line)
+        if stored.revision != room.revision:
+            if resync:
+                record = room.match.record.model_copy(update={"actions": stored.record.actions})
+                room.match, room.log = Match.from_record(
+                    room.game, record, self.agents_for(room.game, room.seats)
+                )
+                room.stood_in = dict(stored.stood_in)
+                room.takebacks.clear()
+            else:
+                for index in range(room.version, len(stored.record.actions)):
+                    self._replay(room, stored, index)
+            room.revision = stored.revision
+            room.asked_wall = stored.updated_at
+        if stored.status in ENDED and room.ended is None:
+            room.ended = stored.status
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            room.broadcast(None)
+        if resync:
+            room.resync()
+        elif (list(room.keys), dict(room.stand_ins), room.connected()) != seats_before:
+            room.broadcast_seats()
+        if stored.rematch_id is not None and not room.rematch_told:
+            room.rematch_told = True
+            room.send_all(json.dumps({"type": "rematch", "table": stored.rematch_id}))
+        self.schedule_bots(room)
+        self.watch(room)
+
+    def _replay(self, room: Room, stored: StoredTable, index: int) -> None:
+        """Apply action `index` that another process committed, as that process did."""
+        game, state = room.game, room.match.state
+        seat = game.actor(state)
+        if seat is None:
+            raise RecordError(f"table {room.id}: action {index} after the end")
+        action = Action.parse(stored.record.actions[index])
+        game.check_legal(state, action)
+        stand_in = index in stored.stood_in
+        person = (
+            room.seats[seat] == "human" and not stand_in and game.legal_actions(state) != [PASS]
+        )
+        self._apply(room, seat, action, stand_in, self._undoable(room, seat, action, person))
 
     async def get_room(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
@@ -735,6 +969,10 @@ class Tavern:
                 room.waiting = stored.status == "waiting"
                 room.stood_in = dict(stored.stood_in)
                 room.asked_wall = stored.updated_at
+                room.revision = stored.revision
+                room.remote = set(stored.present)
+                room.stand_ins = {s: k.away for s, k in enumerate(stored.keys) if k.away}
+                self._lease_from(room, stored)
                 # Nobody is at a table just loaded: its claimed seats' grace starts now.
                 now = time.monotonic()
                 for seat, key in enumerate(stored.keys):
@@ -879,11 +1117,21 @@ class Tavern:
             raise IllegalAction(f"this table's chat is full ({TABLE_LINES:,} lines)")
         conn.chat_rate.check()
         name = conn.name if seat is None else room.keys[seat].name
-        line = ChatLine(room.chat_count, seat, name, text, time.time())
-        # The index is taken before the write, so two lines said at once never share one.
-        room.chat_count += 1
-        await self.db(self.storage.add_chat, room.id, line)
+        # Storage gives the line its index, so two lines said at once (on two server
+        # processes, say) never share one.
+        line = await self.db(
+            self.storage.add_chat, room.id, ChatLine(0, seat, name, text, time.time())
+        )
+        self._said(room, line)
+
+    @staticmethod
+    def _said(room: Room, line: ChatLine) -> None:
+        """Show a kept line of the chat to everyone at the table, unless it was shown
+        (caught up from storage while it was written)."""
+        if line.index < room.chat_count:
+            return
         room.chat.append(line)
+        room.chat_count = line.index + 1
         room.broadcast_chat(line)
 
     async def join_open(self, table_id: str) -> tuple[int, str] | None:
@@ -902,6 +1150,7 @@ class Tavern:
         room = self.rooms.get(table_id)
         if room is not None:
             room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
+            room.touched += 1
             room.broadcast_seats()
         if all(
             key.claimed or not key.open_seat for key in (await self.stored(table_id) or stored).keys
@@ -930,8 +1179,8 @@ class Tavern:
         if filled:
             bots = ", ".join(seat_name(seat) for seat in filled)
             said = f"The host begins the game; {seats[filled[0]]} takes {bots}"
-        line = self.notice_line(table_id, said, stored.chat_count)
-        if not await self.db(self.storage.start, table_id, seats, line):
+        line = await self.db(self.storage.start, table_id, seats, self.notice_line(said))
+        if line is None:
             raise IllegalAction("the table is not waiting for players")
         room = self.rooms.get(table_id)
         if room is not None:
@@ -942,7 +1191,10 @@ class Tavern:
                 room.match, room.log, room.seats = match, events, seats
                 room.waiting = False
                 room.asked_wall = time.time()
-                room.chat.append(line)
+                if line.index >= room.chat_count:
+                    room.chat.append(line)
+                    room.chat_count = line.index + 1
+                room.touched += 1
                 room.resync()
             self.schedule_bots(room)
             self.watch(room)
@@ -1009,11 +1261,19 @@ class Tavern:
                 room.game, record, self.agents_for(room.game, room.seats)
             )
             who = person_name(room.keys[seat], seat)
-            line = self.notice_line(room.id, f"{who} took back: {label}", 0)
-            await self.db(self.storage.take_back, room.id, index, line)
+            notice = self.notice_line(f"{who} took back: {label}")
+            try:
+                line = await self.db(self.storage.take_back, room.id, index, notice, room.revision)
+            except Refused:
+                room.takebacks.append((index, seat, label))
+                await self._reconcile(room, await self.db(self.storage.load, room.id))
+                raise Moved("the table has moved on since that choice; choose again") from None
+            room.revision += 1
             room.match = match
             room.log = events
-            room.chat.append(line)
+            if line.index >= room.chat_count:
+                room.chat.append(line)
+                room.chat_count = line.index + 1
             room.stood_in = {i: s for i, s in room.stood_in.items() if i < index}
             room.resync()
         self.watch(room)
@@ -1036,17 +1296,18 @@ class Tavern:
             raise IllegalAction(f"{seat_name(seat)} is played on the host's device")
         invite = new_secret()
         said = f"The table's host handed {seat_name(seat)}'s seat to a new invite"
-        notice = self.notice_line(table_id, said, stored.chat_count)
-        await self.db(self.storage.reissue, table_id, seat, secret_hash(invite), notice)
+        line = await self.db(
+            self.storage.reissue, table_id, seat, secret_hash(invite), self.notice_line(said)
+        )
         room = self.rooms.get(table_id)
         if room is not None:
             room.keys[seat] = replace(
                 room.keys[seat], invite_hash=secret_hash(invite), credential_hash=None
             )
+            room.touched += 1
             for conn in [c for c in room.connections if c.seat == seat]:
                 room.drop(conn, "the table's host handed this seat to a new invite")
-            room.chat.append(notice)
-            room.broadcast_chat(notice)
+            self._said(room, line)
             room.broadcast_seats()
         return invite
 
@@ -1071,6 +1332,7 @@ class Tavern:
                 raise IllegalAction("the game is over already")
             if room is not None:
                 room.ended = status
+                room.touched += 1
                 if room.bot_task is not None:
                     room.bot_task.cancel()
         await self.notice(table_id, ENDED[status][0].upper() + ENDED[status][1:])
@@ -1096,7 +1358,7 @@ class Tavern:
         grace = room.settings.grace_seconds
         if grace is not None and not room.present(actor) and actor in room.left_at:
             due.append((room.left_at[actor] + grace - time.monotonic(), "left"))
-        if not due:
+        if not due or not self.keeps(room):
             return
         delay, why = min(due)
         room.watch_task = asyncio.get_running_loop().create_task(
@@ -1117,8 +1379,10 @@ class Tavern:
         if why == "left" and room.present(seat):
             return
         room.stand_ins[seat] = why
+        room.touched += 1
         room.waited = version
         who = person_name(room.keys[seat], seat)
+        await self.db(self.storage.set_away, room.id, seat, why)
         if why == "out of time":
             if room.settings.clock is not None and room.settings.clock.kind == "real_time":
                 room.keys[seat] = replace(room.keys[seat], clock=0.0)
@@ -1133,6 +1397,13 @@ class Tavern:
 
     async def arrived(self, room: Room, seat: int) -> None:
         """A page of the seat's person connected: their seat is theirs again."""
+        if self.peers is not None and sum(c.seat == seat for c in room.connections) == 1:
+            # The first page here: every other process shows them at the table too.
+            self._background(
+                asyncio.ensure_future(
+                    self.peers.call(self.storage.set_present, room.id, seat, True)
+                )
+            )
         for held in self.held_with(room, seat):
             room.left_at.pop(held, None)
         await self.come_back(room, seat)
@@ -1144,6 +1415,8 @@ class Tavern:
         back = [held for held in self.held_with(room, seat) if held in room.stand_ins]
         for held in back:
             away = room.stand_ins.pop(held)
+            room.touched += 1
+            await self.db(self.storage.set_away, room.id, held, None)
             clock = room.settings.clock
             if away == "out of time" and clock is not None and clock.kind == "real_time":
                 bank = max(room.keys[held].clock or 0.0, BACK_TIME)
@@ -1157,7 +1430,14 @@ class Tavern:
         self.watch(room)
 
     def departed(self, room: Room, seat: int) -> None:
-        """The seat's person's last page left: the table's grace for them starts."""
+        """The seat's person's last page here left: if none is open on another process
+        either, the table's grace for them starts."""
+        if self.peers is not None and not room.here(seat):
+            self._background(
+                asyncio.ensure_future(
+                    self.peers.call(self.storage.set_present, room.id, seat, False)
+                )
+            )
         if room.present(seat):
             return
         now = time.monotonic()
@@ -1186,25 +1466,17 @@ class Tavern:
                 done.append(table_id)
         return done
 
-    def notice_line(self, table_id: str, text: str, stored_count: int) -> ChatLine:
-        """A notice for the table's log, at the next place in its chat: the table in
-        memory, if any, takes the place at once, so a line said while the notice is
-        written cannot take the same one; else `stored_count`, the lines storage holds."""
-        room = self.rooms.get(table_id)
-        if room is not None:
-            stored_count = room.chat_count
-            room.chat_count += 1
-        return ChatLine(stored_count, None, None, text, time.time(), "notice")
+    @staticmethod
+    def notice_line(text: str) -> ChatLine:
+        """A notice for the table's log; storage gives it its place in the chat."""
+        return ChatLine(0, None, None, text, time.time(), "notice")
 
     async def notice(self, table_id: str, text: str) -> None:
         """Keep a notice in the table's log and tell everyone at it (chat.py)."""
+        line = await self.db(self.storage.add_chat, table_id, self.notice_line(text))
         room = self.rooms.get(table_id)
-        stored = None if room is not None else await self.stored(table_id)
-        line = self.notice_line(table_id, text, stored.chat_count if stored is not None else 0)
-        await self.db(self.storage.add_chat, table_id, line)
         if room is not None:
-            room.chat.append(line)
-            room.broadcast_chat(line)
+            self._said(room, line)
 
     async def rematch(self, table_id: str, seat: object, token: object, host: object) -> str | None:
         """The rematch of a finished table: the same game, seats, options, pack and
@@ -1240,8 +1512,14 @@ class Tavern:
             keys = [replace(key, clock=None) for key in stored.keys]
             room = await self._open(match, keys, "secret", settings, stored.host_hash)
             rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
+        if rematch_id != room.id:
+            # Another server process opened the rematch at the same moment: theirs
+            # stands, and this one is closed before anyone sat at it.
+            with contextlib.suppress(IllegalAction):
+                await self.end(room.id, "closed")
         old = self.rooms.get(table_id)
-        if old is not None:
+        if old is not None and not old.rematch_told:
+            old.rematch_told = True
             old.send_all(json.dumps({"type": "rematch", "table": rematch_id}))
         return rematch_id
 
@@ -1266,6 +1544,7 @@ class Tavern:
             return
         await self.db(self.storage.set_name, room.id, seat, name)
         room.keys[seat] = replace(room.keys[seat], name=name)
+        room.touched += 1
         if tell:
             room.broadcast_seats()
 
@@ -1297,6 +1576,7 @@ class Tavern:
         room = self.rooms.get(table_id)
         if room is not None:
             room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
+            room.touched += 1
             room.broadcast_seats()
         return credential
 
@@ -1350,6 +1630,8 @@ class Tavern:
     async def _commit_and_apply(
         self, room: Room, seat: int, action: Action, stand_in: bool = False, person: bool = False
     ) -> None:
+        """Commit a seat's action at the table's revision, then apply it (`_apply`); Moved,
+        with the table caught up, if another writer took the turn first. Under the lock."""
         # Tried on a copy first, so that the action that ends the game is committed with
         # its result (storage.append_actions): a server killed between the two cannot
         # leave a table over in its actions and open in the lobby's list.
@@ -1358,16 +1640,7 @@ class Tavern:
         game.apply(trial, action, False)
         ended = game.result(trial) if game.actor(trial) is None else None
         result = ended.to_json() if ended is not None else None
-        index = room.version
-        # A person's own decision that told them nothing may be taken back while the
-        # decision stays theirs (Board Game Arena's rule); any other ends that chance.
-        undoable = (
-            person
-            and ended is None
-            and game.actor(trial) == seat
-            and tells_nothing(game, room.match.state, seat, action, Rng(random_seed()))
-        )
-        label = game.label(room.match.state, action) if undoable else ""
+        undoable = self._undoable(room, seat, action, person)
         by = seat if stand_in else None
         now = time.time()
         clock = room.settings.clock
@@ -1375,20 +1648,56 @@ class Tavern:
         if clock is not None and clock.kind == "real_time" and room.person_decides(seat):
             left = room.clock_left(seat, now)
             bank = (seat, max(0.0, left or 0.0) + clock.increment)
-        await self.commits.append(
-            Append(room.id, index, action.text, result, by, at=now, clock=bank)
-        )
-        if stand_in:
-            room.stood_in[index] = seat
-        if undoable:
-            if room.takebacks and room.takebacks[-1][1] != seat:
-                room.takebacks.clear()
-            room.takebacks.append((index, seat, label))
-        else:
-            room.takebacks.clear()
+        try:
+            await self.commits.append(
+                Append(
+                    room.id,
+                    room.version,
+                    action.text,
+                    result,
+                    by,
+                    at=now,
+                    clock=bank,
+                    revision=room.revision,
+                )
+            )
+        except Refused:
+            await self._reconcile(room, await self.db(self.storage.load, room.id))
+            raise Moved("the table has moved on since that choice; choose again") from None
+        room.revision += 1
         if bank is not None:
             room.keys[seat] = replace(room.keys[seat], clock=bank[1])
         room.asked_wall = now
+        self._apply(room, seat, action, stand_in, undoable)
+
+    def _undoable(self, room: Room, seat: int, action: Action, person: bool) -> str | None:
+        """The label of a person's own decision that told them nothing, which they may
+        take back while the decision stays theirs (Board Game Arena's rule); None for any
+        other, which ends that chance."""
+        if not person:
+            return None
+        game, state = room.game, room.match.state
+        trial = game.clone(state)
+        game.apply(trial, action, False)
+        if game.actor(trial) != seat:
+            return None
+        if not tells_nothing(game, state, seat, action, Rng(random_seed())):
+            return None
+        return game.label(state, action)
+
+    def _apply(
+        self, room: Room, seat: int, action: Action, stand_in: bool, undoable: str | None
+    ) -> None:
+        """Apply a committed action to the table in memory and tell every page."""
+        index = room.version
+        if stand_in:
+            room.stood_in[index] = seat
+        if undoable is not None:
+            if room.takebacks and room.takebacks[-1][1] != seat:
+                room.takebacks.clear()
+            room.takebacks.append((index, seat, undoable))
+        else:
+            room.takebacks.clear()
         events = room.match.play(seat, action)
         room.log.extend(events)
         room.asked_at = time.monotonic()
@@ -1416,10 +1725,29 @@ class Tavern:
             left = self.rooms.get(oldest)
             if left is not None and self._idle_now(left):
                 self.rooms.pop(oldest, None)
+                if left.kept and self.peers is not None:
+                    # Its bots and clocks are any process's again: one that has the table
+                    # hears so and takes the lease if it has work for it.
+                    task = asyncio.get_running_loop().create_task(
+                        self.peers.call(self.storage.release_lease, oldest)
+                    )
+                    self._background(task)
                 # Nobody is at it, so nobody waits on a leaver there: its grace starts
                 # again when someone comes back and it is loaded.
                 if left.watch_task is not None:
                     left.watch_task.cancel()
+
+    def _background(self, task: asyncio.Future[Any]) -> None:
+        """Keep a storage call started for its own sake until it is done, and log a
+        failure (a lease or presence the database missed lapses, or is said again)."""
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            self._tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.warning("a background storage call failed: %s", finished.exception())
+
+        task.add_done_callback(done)
 
     @staticmethod
     def _idle_now(room: Room) -> bool:
@@ -1430,6 +1758,8 @@ class Tavern:
         actor = room.actor
         if actor is None or (room.person_decides(actor) and not room.lone_pass()):
             return
+        if not self.keeps(room):
+            return  # another process runs this table's bots
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._bots_play(room))
 
@@ -1451,7 +1781,7 @@ class Tavern:
     async def _play_bots(self, room: Room) -> None:
         while True:
             actor = room.actor
-            if actor is None:
+            if actor is None or not room.kept:
                 return
             if room.person_decides(actor):
                 if not room.lone_pass():
@@ -1465,12 +1795,13 @@ class Tavern:
                 await asyncio.sleep(self.bot_delay)
             async with room.lock:
                 actor = room.actor
-                if actor is None:
+                if actor is None or not room.kept:
                     return
                 if room.person_decides(actor):
                     if not room.lone_pass():
                         return
-                    await self._commit_and_apply(room, actor, PASS)
+                    with contextlib.suppress(Moved):
+                        await self._commit_and_apply(room, actor, PASS)
                     continue
                 # A bot's stream is derived from the table's history, not carried in
                 # memory, so a restarted server's bots choose as they would have.
@@ -1483,7 +1814,9 @@ class Tavern:
                 if not isinstance(agent, ISMCTSBot):
                     info = InfoSet(room.game, match.state, actor, match.rngs[actor])
                     action = agent.choose(info)
-                    await self._commit_and_apply(room, actor, action, stand_in)
+                    # Moved: the lease was lost to a process that played this turn.
+                    with contextlib.suppress(Moved):
+                        await self._commit_and_apply(room, actor, action, stand_in)
                     continue
                 copy = room.game.clone(match.state)
                 rng = match.rngs[actor]
@@ -1493,15 +1826,18 @@ class Tavern:
             async with room.lock:
                 if room.version != version or room.actor != actor:
                     continue
-                if room.person_decides(actor):
+                if room.person_decides(actor) or not room.kept:
                     continue  # its person came back while the stand-in thought
                 room.game.check_legal(room.match.state, action)
-                await self._commit_and_apply(room, actor, action, stand_in)
+                with contextlib.suppress(Moved):
+                    await self._commit_and_apply(room, actor, action, stand_in)
 
     async def close(self) -> None:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        if self.peers is not None:
+            await self.peers.stop()
         self.searches.close()
         self.writer.shutdown(wait=True)
         self.storage.close()

@@ -13,14 +13,24 @@ racing for one invite (on one server or several) cannot both win it.
 
 The schema's version is kept in `meta`; an older database is brought up to date when it
 is opened (`SCHEMA`, `_migrate`), in one transaction, so nothing is half-migrated.
+
+Several server processes may share one PostgreSQL database (server/peers.py). For them,
+every write that changes a table also tells the others, with `pg_notify` in the same
+transaction, so the news goes out exactly when the change is committed; a table's actions
+are appended only at the revision the writer last saw (`Append.revision`), so two
+processes can never both add the same move; and `servers`, `tables.keeper` and `presence`
+say which process is alive, which one runs a table's bots and clocks, and who is at a
+table on which process.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +48,11 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    cast,
     create_engine,
     delete,
     event,
+    extract,
     func,
     insert,
     inspect,
@@ -87,6 +99,12 @@ tables = Table(
     Column("host_hash", String(64), nullable=True),
     # The table its rematch was opened as, once one was: asked again, the same one.
     Column("rematch_id", String(32), nullable=True),
+    # Bumped by every change to its actions (an append, a take-back): an append names the
+    # revision it follows, and is refused if another writer got there first.
+    Column("revision", Integer, nullable=False, server_default="0"),
+    # The server process (servers.id) that runs the table's bots and clocks: its lease,
+    # good while that process's heartbeat is (server/peers.py).
+    Column("keeper", String(32), nullable=True),
 )
 
 actions = Table(
@@ -114,6 +132,9 @@ seat_keys = Table(
     Column("clock", Float, nullable=True),
     # Left open by the creator for anyone to take from the lobby (POST .../join).
     Column("open_seat", Boolean, nullable=False, server_default=text("false")),
+    # Why a bot plays the seat until its person is back ("left", "out of time"); None
+    # while its person plays it. Stored so every server process shows and plays the same.
+    Column("away", String(16), nullable=True),
 )
 
 chat = Table(
@@ -130,6 +151,26 @@ chat = Table(
     Column("kind", String(16), nullable=False, server_default="say"),
 )
 
+servers = Table(
+    "servers",
+    metadata,
+    # One row a running server process: alive while `until` (the database's clock, in
+    # seconds since the epoch) is ahead; its leases and presence go with it.
+    Column("id", String(32), primary_key=True),
+    Column("until", Float, nullable=False),
+    Column("started", Float, nullable=False),
+)
+
+presence = Table(
+    "presence",
+    metadata,
+    # A seat's person has a page open on `server` (one row however many pages): every
+    # process shows them at the table, and the keeper waits for them, not for a leaver.
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("server", String(32), primary_key=True),
+)
+
 meta = Table(
     "meta",
     metadata,
@@ -137,7 +178,7 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 3
+SCHEMA = 4
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
@@ -145,8 +186,14 @@ a table waiting for its open seats is "waiting"), the table's
 settings (`tables.settings`), its host key (`tables.host_hash`), its rematch
 (`tables.rematch_id`), its chat and notices (`chat`), and which actions a stand-in bot
 chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when left
-idle."""
+idle.
+4: several server processes on one database: a table's `revision` and `keeper`, a seat's
+`away`, the `servers` alive and who is `presence`-ent on which."""
 
+
+DB_NOW = cast(extract("epoch", func.clock_timestamp()), Float)
+"""Now by the database's clock: every process's leases are timed by one clock, whatever
+the hosts' own say."""
 
 UNFINISHED = ("playing", "waiting")
 """The statuses of a table not over: played, or waiting for people to take its open seats."""
@@ -167,6 +214,13 @@ class Append:
     """When it was taken (seconds since the epoch): the next decision's clock starts here."""
     clock: tuple[int, float] | None = None
     """A seat and the seconds left on its clock after this, its decision."""
+    revision: int | None = None
+    """The table's revision the writer saw: refused if the table has moved since. None
+    (a tool's append) checks only that no action has this index yet."""
+
+
+class Refused(SQLAlchemyError):
+    """An append the table had moved on from: another writer took that turn first."""
 
 
 @dataclass
@@ -186,6 +240,8 @@ class SeatKey:
     """Seconds left on the seat's real-time clock as its last decision ended."""
     open_seat: bool = False
     """Left open for anyone to take from the lobby; claimed once someone has."""
+    away: str | None = None
+    """Why a stand-in bot plays the seat until its person is back; None if they play it."""
 
     @property
     def claimed(self) -> bool:
@@ -230,6 +286,11 @@ class StoredTable:
     """The actions (by index) a stand-in bot chose, each with the seat it chose for."""
     updated_at: float = 0.0
     """When its last action (or its creation) was committed."""
+    revision: int = 0
+    keeper: str | None = None
+    """The server process whose lease runs its bots and clocks, if any holds one."""
+    present: set[int] = field(default_factory=set)
+    """Seats whose person has a page open on another live server process."""
 
 
 def safe_url(url: str) -> str:
@@ -257,11 +318,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+LEASE = 3.0
+"""Seconds a server process's heartbeat keeps it alive, and its tables' leases with it."""
+
+
 class Storage:
     """Blocking storage calls; the app runs them on one writer thread, in order."""
 
     def __init__(self, url: str) -> None:
         self.url = normalise_url(url)
+        self.given_url = url
+        self.me = secrets.token_hex(8)
+        """This process among the servers sharing the database (`servers.id`)."""
         try:
             self.engine: Engine = create_engine(self.url)
         except ImportError:
@@ -296,6 +364,24 @@ class Storage:
                     f"opened or created ({said})"
                 ) from None
             raise ConfigError(f"cannot open database '{safe_url(url)}': {said}") from None
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether other server processes may use the database too: PostgreSQL. SQLite is
+        one process's (`tavernkeep serve --workers` refuses it)."""
+        self.channel = ""
+        if self.shared:
+            with self.engine.connect() as conn:
+                schema = str(conn.execute(text("SELECT current_schema()")).scalar_one())
+            # One channel a schema: servers of two deployments in one database (or two
+            # tests) do not hear each other.
+            self.channel = "tavernkeep_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
+
+    def _notify(self, conn: Connection, *table_ids: str) -> None:
+        """Tell the other server processes that these tables changed, when (and only if)
+        the transaction of `conn` commits: PostgreSQL holds a NOTIFY until then."""
+        if not self.shared:
+            return
+        for table_id in dict.fromkeys(table_ids):
+            conn.execute(select(func.pg_notify(self.channel, f"{self.me} {table_id}")))
 
     def create(
         self,
@@ -347,7 +433,7 @@ class Storage:
             if rows:
                 conn.execute(insert(seat_keys), rows)
 
-    def reissue(self, table_id: str, seat: int, invite_hash: str, notice: ChatLine) -> None:
+    def reissue(self, table_id: str, seat: int, invite_hash: str, notice: ChatLine) -> ChatLine:
         """Give a seat a new invite: its credential acts no more, and the next browser to
         open the new invite claims it. Kept with the notice that says so, in one
         transaction, so no table's seat changes hands unsaid."""
@@ -357,7 +443,8 @@ class Storage:
                 .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
                 .values(invite_hash=invite_hash, credential_hash=None)
             )
-            self._add_chat(conn, table_id, notice)
+            self._notify(conn, table_id)
+            return self._add_chat(conn, table_id, notice)
 
     def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
         """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
@@ -373,6 +460,7 @@ class Storage:
                 )
                 .values(credential_hash=credential_hash)
             )
+            self._notify(conn, table_id)
             return bool(done.rowcount == 1)
 
     def claim_open(self, table_id: str, credential_hash: str) -> int | None:
@@ -400,12 +488,14 @@ class Storage:
                     .values(credential_hash=credential_hash)
                 )
                 if done.rowcount == 1:
+                    self._notify(conn, table_id)
                     return int(seat)
         return None
 
-    def start(self, table_id: str, seats: list[str], notice: ChatLine) -> bool:
+    def start(self, table_id: str, seats: list[str], notice: ChatLine) -> ChatLine | None:
         """Start a table that waited for its open seats, with `seats` (an open seat nobody
-        took now a bot's), and the notice that says so. False if it was not waiting."""
+        took now a bot's), and the notice that says so (as kept). None if it was not
+        waiting."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(tables)
@@ -413,18 +503,21 @@ class Storage:
                 .values(status="playing", seats=json.dumps(seats), updated_at=time.time())
             )
             if done.rowcount != 1:
-                return False
-            self._add_chat(conn, table_id, notice)
-            return True
+                return None
+            self._notify(conn, table_id)
+            return self._add_chat(conn, table_id, notice)
 
-    def take_back(self, table_id: str, keep: int, notice: ChatLine) -> None:
+    def take_back(self, table_id: str, keep: int, notice: ChatLine, revision: int) -> ChatLine:
         """Keep a table's first `keep` actions only, with the notice that says which was
-        taken back, in one transaction: the record holds only the actions that stand."""
+        taken back, in one transaction: the record holds only the actions that stand.
+        Refused if the table has moved on from `revision`."""
         with self.engine.begin() as conn:
+            self._advance(conn, {table_id: revision})
             conn.execute(
                 delete(actions).where(actions.c.table_id == table_id, actions.c.idx >= keep)
             )
-            self._add_chat(conn, table_id, notice)
+            self._notify(conn, table_id)
+            return self._add_chat(conn, table_id, notice)
 
     def set_clock(self, table_id: str, seat: int, left: float) -> None:
         """Set the seconds left on a seat's clock (run out, or given back to its person)."""
@@ -434,6 +527,7 @@ class Storage:
                 .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
                 .values(clock=left)
             )
+            self._notify(conn, table_id)
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         """Name a seat's person: kept with the table, so its record and a restarted
@@ -444,6 +538,17 @@ class Storage:
                 .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
                 .values(name=name)
             )
+            self._notify(conn, table_id)
+
+    def set_away(self, table_id: str, seat: int, away: str | None) -> None:
+        """Say why a stand-in plays a seat now (None: its person plays it again)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(away=away)
+            )
+            self._notify(conn, table_id)
 
     def seat_key(self, table_id: str, seat: int) -> SeatKey | None:
         """The seat's hashes as committed: every join is checked against these, so a claim
@@ -461,6 +566,7 @@ class Storage:
             row.name,
             row.clock,
             bool(row.open_seat),
+            row.away,
         )
 
     def append_action(
@@ -497,10 +603,10 @@ class Storage:
                 met.append(refused)
         return met
 
-    @staticmethod
-    def _append(conn: Connection, batch: Sequence[Append]) -> None:
+    def _append(self, conn: Connection, batch: Sequence[Append]) -> None:
         """The statements of `batch`, each kind for all its entries at once (an
         executemany): a busy server's batch of a hundred costs a handful of statements."""
+        self._advance(conn, {e.table_id: e.revision for e in batch if e.revision is not None})
         conn.execute(
             insert(actions),
             [
@@ -544,6 +650,20 @@ class Storage:
                     .where(tables.c.id == entry.table_id)
                     .values(status="finished", result=json.dumps(entry.result))
                 )
+        self._notify(conn, *progress)
+
+    @staticmethod
+    def _advance(conn: Connection, revisions: dict[str, int]) -> None:
+        """Move each table on from the revision its writer saw, or refuse the lot: the
+        check that two server processes never both apply a version of one table."""
+        for table_id, seen in revisions.items():
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.revision == seen)
+                .values(revision=tables.c.revision + 1)
+            )
+            if done.rowcount != 1:
+                raise Refused("the table has moved on since that choice")
 
     def end(self, table_id: str, status: str) -> bool:
         """End an unfinished table without a result: "closed" by its host, "archived" when
@@ -554,6 +674,7 @@ class Storage:
                 .where(tables.c.id == table_id, tables.c.status.in_(UNFINISHED))
                 .values(status=status, updated_at=time.time())
             )
+            self._notify(conn, table_id)
             return bool(done.rowcount == 1)
 
     def idle(self, before: float, limit: int) -> list[str]:
@@ -576,6 +697,7 @@ class Storage:
                 .where(tables.c.id == table_id, tables.c.rematch_id.is_(None))
                 .values(rematch_id=rematch_id)
             )
+            self._notify(conn, table_id)
             return str(
                 conn.execute(
                     select(tables.c.rematch_id).where(tables.c.id == table_id)
@@ -589,6 +711,7 @@ class Storage:
                 .where(tables.c.id == table_id)
                 .values(status="finished", result=json.dumps(result), updated_at=time.time())
             )
+            self._notify(conn, table_id)
 
     def load(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
@@ -627,6 +750,7 @@ class Storage:
                         key.name,
                         key.clock,
                         bool(key.open_seat),
+                        key.away,
                     )
             said = conn.execute(
                 select(chat)
@@ -637,6 +761,19 @@ class Storage:
             count = conn.execute(
                 select(func.count()).select_from(chat).where(chat.c.table_id == table_id)
             ).scalar_one()
+            here: set[int] = set()
+            if self.shared:
+                here = set(
+                    conn.execute(
+                        select(presence.c.seat)
+                        .join(servers, servers.c.id == presence.c.server)
+                        .where(
+                            presence.c.table_id == table_id,
+                            presence.c.server != self.me,
+                            servers.c.until >= DB_NOW,
+                        )
+                    ).scalars()
+                )
         return StoredTable(
             id=row.id,
             record=record,
@@ -651,14 +788,26 @@ class Storage:
             rematch_id=row.rematch_id,
             stood_in=stood_in,
             updated_at=row.updated_at,
+            revision=row.revision,
+            keeper=row.keeper,
+            present=here,
         )
 
-    def add_chat(self, table_id: str, line: ChatLine) -> None:
+    def add_chat(self, table_id: str, line: ChatLine) -> ChatLine:
+        """Keep a line of the table's chat: the line as kept, at the chat's next index."""
         with self.engine.begin() as conn:
-            self._add_chat(conn, table_id, line)
+            self._notify(conn, table_id)
+            return self._add_chat(conn, table_id, line)
 
     @staticmethod
-    def _add_chat(conn: Connection, table_id: str, line: ChatLine) -> None:
+    def _add_chat(conn: Connection, table_id: str, line: ChatLine) -> ChatLine:
+        """Add `line` at the chat's next index, whatever index it came with: the table's
+        row is locked first (PostgreSQL), so two server processes never take one index."""
+        conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+        index = conn.execute(
+            select(func.coalesce(func.max(chat.c.idx) + 1, 0)).where(chat.c.table_id == table_id)
+        ).scalar_one()
+        line = replace(line, index=int(index))
         conn.execute(
             insert(chat).values(
                 table_id=table_id,
@@ -670,6 +819,7 @@ class Storage:
                 kind=line.kind,
             )
         )
+        return line
 
     def rewrite_actions(self, table_id: str, texts: list[str]) -> None:
         """Store a table's actions as this version writes them (`texts`, replayed from
@@ -770,6 +920,121 @@ class Storage:
             ).scalar_one()
         return int(count)
 
+    # -- several server processes on one PostgreSQL database (server/peers.py) ---------
+
+    def beat(self) -> None:
+        """This process's heartbeat: alive, with its leases, for `LEASE` seconds more."""
+        until = DB_NOW + LEASE
+        with self.engine.begin() as conn:
+            done = conn.execute(update(servers).where(servers.c.id == self.me).values(until=until))
+            if done.rowcount == 0:
+                conn.execute(insert(servers).values(id=self.me, until=until, started=time.time()))
+
+    def take_lease(self, table_id: str) -> bool:
+        """Become the process that runs the table's bots and clocks, unless a live one is:
+        one conditional update, so two processes asking at once cannot both win it."""
+        alive = (
+            select(servers.c.id)
+            .where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW)
+            .exists()
+        )
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(
+                    tables.c.id == table_id,
+                    tables.c.status.in_(UNFINISHED),
+                    (tables.c.keeper.is_(None)) | (tables.c.keeper == self.me) | ~alive,
+                )
+                .values(keeper=self.me)
+            )
+            return bool(done.rowcount == 1)
+
+    def release_lease(self, table_id: str) -> None:
+        """Let the table's lease go (it left this process's memory): the news tells the
+        processes that have it to take it if it has work."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.keeper == self.me)
+                .values(keeper=None)
+            )
+            if done.rowcount:
+                self._notify(conn, table_id)
+
+    def lapsed(self, limit: int) -> list[str]:
+        """Unfinished tables whose keeper is dead (its heartbeat lapsed, kill -9 say): a
+        live process takes each over, and its bots and clocks go on there."""
+        alive = (
+            select(servers.c.id)
+            .where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW)
+            .exists()
+        )
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(tables.c.id)
+                    .where(
+                        tables.c.status == "playing",
+                        tables.c.keeper.is_not(None),
+                        tables.c.keeper != self.me,
+                        ~alive,
+                    )
+                    .limit(limit)
+                ).scalars()
+            )
+
+    def reap(self) -> list[str]:
+        """Forget the processes whose heartbeat lapsed, and who they had at tables: the
+        tables whose seats they had (told the news, so the others see those people gone)."""
+        with self.engine.begin() as conn:
+            dead = list(
+                conn.execute(select(servers.c.id).where(servers.c.until < DB_NOW)).scalars()
+            )
+            if not dead:
+                return []
+            touched = list(
+                conn.execute(
+                    select(presence.c.table_id).where(presence.c.server.in_(dead)).distinct()
+                ).scalars()
+            )
+            conn.execute(delete(presence).where(presence.c.server.in_(dead)))
+            # A dead server's row stays while a table names it keeper: `lapsed` finds them.
+            kept = select(tables.c.keeper).where(tables.c.keeper.in_(dead)).distinct()
+            conn.execute(delete(servers).where(servers.c.id.in_(dead), servers.c.id.not_in(kept)))
+            self._notify(conn, *touched)
+            return touched
+
+    def set_present(self, table_id: str, seat: int, here: bool) -> None:
+        """Say that a seat's person has a page open on this process (or no longer)."""
+        with self.engine.begin() as conn:
+            row = (presence.c.table_id == table_id) & (presence.c.seat == seat)
+            mine = row & (presence.c.server == self.me)
+            if here:
+                if conn.execute(select(presence.c.seat).where(mine)).first() is None:
+                    conn.execute(
+                        insert(presence).values(table_id=table_id, seat=seat, server=self.me)
+                    )
+            else:
+                conn.execute(delete(presence).where(mine))
+            self._notify(conn, table_id)
+
+    def leave(self) -> None:
+        """This process stops: its leases and presence go now, not when they lapse."""
+        with self.engine.begin() as conn:
+            held = list(
+                conn.execute(select(tables.c.id).where(tables.c.keeper == self.me)).scalars()
+            )
+            seen = list(
+                conn.execute(
+                    select(presence.c.table_id).where(presence.c.server == self.me)
+                ).scalars()
+            )
+            conn.execute(update(tables).where(tables.c.keeper == self.me).values(keeper=None))
+            conn.execute(delete(presence).where(presence.c.server == self.me))
+            conn.execute(delete(servers).where(servers.c.id == self.me))
+            self._notify(conn, *held, *seen)
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -791,10 +1056,24 @@ def prepare_schema(engine: Engine) -> None:
             _migrate_to_2(conn)
         if version < 3:
             _migrate_to_3(conn)
+        if version < 4:
+            _migrate_to_4(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_4(conn: Connection) -> None:
+    """Schema 3 was one process's: every table starts at revision 0 with no keeper, every
+    seat played by its person (the servers and presence tables are new)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "revision" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+    if "keeper" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN keeper VARCHAR(32)"))
+    if "away" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN away VARCHAR(16)"))
 
 
 def _migrate_to_3(conn: Connection) -> None:
