@@ -670,9 +670,7 @@ def serve(
     storage = web.state.tavern.storage
     # Among several processes, each says which it is: the id the database knows it by.
     among = f", server process {storage.me}" if storage.shared else ""
-    typer.echo(
-        f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)}{among})"
-    )
+    typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)}{among})")
     run(web, host, port, header_timeout, reuse_port)
 
 

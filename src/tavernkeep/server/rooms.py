@@ -799,6 +799,11 @@ class Tavern:
             if room.watch_task is not None:
                 room.watch_task.cancel()
             return
+        self._follow(room)
+
+    def _follow(self, room: Room) -> None:
+        """Catch the table in memory up with storage, soon (once for news that comes
+        while it does)."""
         room.dirty = True
         if room.catching is None or room.catching.done():
             room.catching = asyncio.get_running_loop().create_task(self._catch_up(room))
@@ -1124,11 +1129,23 @@ class Tavern:
         )
         self._said(room, line)
 
-    @staticmethod
-    def _said(room: Room, line: ChatLine) -> None:
-        """Show a kept line of the chat to everyone at the table, unless it was shown
-        (caught up from storage while it was written)."""
+    def _noted(self, room: Room, line: ChatLine) -> None:
+        """Keep a notice in the table's chat in memory, for a resync that follows to
+        show; after the lines before it that another process kept, read from storage."""
+        if line.index == room.chat_count:
+            room.chat.append(line)
+            room.chat_count += 1
+        elif line.index > room.chat_count:
+            self._follow(room)
+
+    def _said(self, room: Room, line: ChatLine) -> None:
+        """Show a kept line of the chat to everyone at the table, in the chat's order:
+        unless it was shown (caught up from storage while it was written), and after the
+        lines before it that another process kept (read from storage first)."""
         if line.index < room.chat_count:
+            return
+        if line.index > room.chat_count:
+            self._follow(room)  # the catch-up shows the lines between, then this one
             return
         room.chat.append(line)
         room.chat_count = line.index + 1
@@ -1191,9 +1208,7 @@ class Tavern:
                 room.match, room.log, room.seats = match, events, seats
                 room.waiting = False
                 room.asked_wall = time.time()
-                if line.index >= room.chat_count:
-                    room.chat.append(line)
-                    room.chat_count = line.index + 1
+                self._noted(room, line)
                 room.touched += 1
                 room.resync()
             self.schedule_bots(room)
@@ -1271,9 +1286,7 @@ class Tavern:
             room.revision += 1
             room.match = match
             room.log = events
-            if line.index >= room.chat_count:
-                room.chat.append(line)
-                room.chat_count = line.index + 1
+            self._noted(room, line)
             room.stood_in = {i: s for i, s in room.stood_in.items() if i < index}
             room.resync()
         self.watch(room)

@@ -1,0 +1,164 @@
+"""Two server processes on one PostgreSQL database, as two apps in this test's process.
+
+Each app is a whole server (its own Tavern, storage connections, listening connection and
+heartbeat) over the same schema, so a table may be open at both at once: what one process
+does at it, the pages at the other see, as if it had happened there (peers.py). The real
+processes, the kill -9 and the race for one action are in test_process.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tavernkeep.server.app import create_app
+
+SHORT = {"round_limit": 2}
+
+
+@contextmanager
+def two_processes(url: str, **kwargs: Any) -> Iterator[tuple[Any, Any]]:
+    with (
+        TestClient(create_app(url, bot_delay=0.05, pass_delay=0.05, **kwargs)) as a,
+        TestClient(create_app(url, bot_delay=0.05, pass_delay=0.05, **kwargs)) as b,
+    ):
+        yield a, b
+
+
+@pytest.fixture
+def pair(postgres_url: str) -> Iterator[tuple[Any, Any]]:
+    with two_processes(postgres_url) as both:
+        yield both
+
+
+def test_what_is_said_and_named_at_one_process_is_seen_at_the_other_once(
+    pair: tuple[Any, Any], tk: Any
+) -> None:
+    a, b = pair
+    data = tk.create(a, seats=["human", "human", "bot:random"], options=SHORT, seed=3)
+    tid, tokens = data["id"], tk.tokens(data)
+    with (
+        tk.join(a, tid, 0, tokens[0]) as zero,
+        tk.join(b, tid, 1, tokens[1]) as one,
+        tk.join(b, tid) as watcher,
+    ):
+        # Each person's page shows the other at the table, though at another process.
+        seen = zero.until(
+            lambda m: m["type"] == "seats" and all(s["connected"] for s in m["seats"])
+        )
+        assert seen["seats"][1]["connected"]
+        zero.send({"type": "chat", "text": "good luck"})
+        one.send({"type": "chat", "text": "you too"})
+        for sock in (zero, one, watcher):
+            lines = []
+            while len(lines) < 2:
+                msg = sock.until(lambda m: m["type"] == "chat")
+                lines.append(msg["line"])
+            sock.settle()
+            said = [m["line"]["text"] for m in sock.messages if m["type"] == "chat"]
+            assert sorted(said) == ["good luck", "you too"], "each line once"
+            # One order for everyone: the chat's own numbering.
+            assert [line["index"] for line in lines] == [0, 1]
+        one.send({"type": "name", "name": "Bea"})
+        named = zero.until(lambda m: m["type"] == "seats" and m["seats"][1].get("name") == "Bea")
+        assert named["seats"][1]["name"] == "Bea"
+
+
+def test_a_person_at_another_process_is_no_leaver_and_one_who_left_is_stood_in_for(
+    postgres_url: str, tk: Any
+) -> None:
+    settings = {"grace_seconds": 1.0, "stand_in": "bot:random"}
+    with two_processes(postgres_url) as (a, b):
+        # A bot decides first: the process that opens the table runs its bots and clocks.
+        data = tk.create(
+            a,
+            seats=["bot:random", "human", "bot:random"],
+            options=SHORT,
+            seed=8,
+            settings=settings,
+        )
+        tid, tokens = data["id"], tk.tokens(data)
+        with tk.join(a, tid) as watcher:
+            with tk.join(b, tid, 1, tokens[1]) as page:
+                page.until_state(lambda s: s["actor"] == 1)
+                # Well past the grace: the person at the other process is at the table.
+                page.quiet(2.0)
+                assert (
+                    "stand_in"
+                    not in watcher.until(
+                        lambda m: (
+                            m["type"] == "state"
+                            or m["type"] == "seats"
+                            and m["seats"][1]["connected"]
+                        )
+                    )["seats"][1]
+                )
+            # Gone from every process: the keeper stands in after the grace.
+            left = watcher.until(
+                lambda m: m["type"] == "seats" and m["seats"][1].get("stand_in") is not None,
+                timeout=10,
+            )
+            assert left["seats"][1]["away"] == "left"
+            watcher.until_state(lambda s: s["version"] >= 1 and s["actor"] != 1)
+            # Back, at the first process this time: the seat is theirs again.
+            with tk.join(a, tid, 1, tokens[1]) as back:
+                back.until_state(lambda s: s["actor"] == 1 and bool(s["legal"]), timeout=10)
+                assert "stand_in" not in back.state["seats"][1]  # type: ignore[index]
+
+
+def test_a_seat_handed_out_again_at_one_process_closes_its_page_at_the_other(
+    pair: tuple[Any, Any], tk: Any
+) -> None:
+    a, b = pair
+    data = tk.create(a, seats=["human", "human", "bot:random"], options=SHORT, seed=4)
+    tid, tokens = data["id"], tk.tokens(data)
+    with tk.join(b, tid, 1, tokens[1]) as one:
+        response = a.post(f"/api/tables/{tid}/reissue", json={"seat": 1, "host": data["host"]})
+        assert response.status_code == 200, response.text
+        code, seen = one.until_closed()
+        assert code == 1008
+        assert any(
+            m["type"] == "error" and "handed this seat to a new invite" in m["message"]
+            for m in seen
+        )
+
+
+def test_a_table_closed_at_one_process_is_over_at_the_other(pair: tuple[Any, Any], tk: Any) -> None:
+    a, b = pair
+    data = tk.create(a, seats=["human", "human", "bot:random"], options=SHORT, seed=5)
+    tid, tokens = data["id"], tk.tokens(data)
+    with tk.join(b, tid, 0, tokens[0]) as zero:
+        response = a.post(f"/api/tables/{tid}/close", json={"host": data["host"]})
+        assert response.status_code == 200, response.text
+        closed = zero.until_state(lambda s: s["status"] == "closed")
+        assert closed["actor"] is None and closed["legal"] == []
+        zero.act("quest:0", closed["version"])
+        assert "closed" in zero.until(lambda m: m["type"] == "error")["message"]
+
+
+def test_a_decision_taken_back_at_one_process_is_taken_back_at_the_other(
+    pair: tuple[Any, Any], tk: Any, helpers: Any, postgres_url: str
+) -> None:
+    a, b = pair
+    data = tk.create(a, game="rage", seats=["human"], seed=11, device=[0])
+    tid, tokens = data["id"], tk.tokens(data)
+    with tk.join(a, tid, 0, tokens[0]) as here, tk.join(b, tid, 0, tokens[0]) as there:
+        before = here.state
+        assert before is not None
+        label = next(e["label"] for e in before["legal"] if e["action"] == "step:0")
+        here.act("step:0", before["version"])
+        # The person's page at the other process is offered the take-back too.
+        assert there.until_state(lambda s: s["version"] == 1)["take_back"] == label
+        there.send({"type": "take_back"})
+        for sock in (there, here):
+            assert sock.until(lambda m: m["type"] == "undone")["version"] == 0
+            assert sock.expect("welcome")["chat"][-1]["text"] == f"Player 1 took back: {label}"
+            assert sock.expect("state")["view"] == before["view"]
+        assert helpers.stored_actions(postgres_url, tid) == []
+        here.act("step:1", 0)
+        there.until_state(lambda s: s["version"] == 1)
+    assert helpers.stored_actions(postgres_url, tid) == ["step:1"]
