@@ -162,3 +162,40 @@ def test_a_decision_taken_back_at_one_process_is_taken_back_at_the_other(
         here.act("step:1", 0)
         there.until_state(lambda s: s["version"] == 1)
     assert helpers.stored_actions(postgres_url, tid) == ["step:1"]
+
+
+def test_a_table_whose_move_the_database_lost_goes_on_from_storage(
+    postgres_url: str, tk: Any, helpers: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database gone in the middle of a bot's move (a restart, say): the table's copy
+    in memory is let go, its pages reconnect, and its keeper loads it again from storage
+    at a heartbeat, so its bots go on rather than wait for someone to come by."""
+    from sqlalchemy.exc import OperationalError
+
+    with TestClient(create_app(postgres_url, bot_delay=0.05)) as client:
+        storage = client.app.state.tavern.storage
+        appended = storage.append_actions
+        failures = []
+
+        def once_lost(batch: Any) -> Any:
+            if not failures and batch[0].index >= 3:
+                failures.append(batch[0].index)
+                raise OperationalError("INSERT", {}, Exception("the database restarted"))
+            return appended(batch)
+
+        monkeypatch.setattr(storage, "append_actions", once_lost)
+        data = tk.create(client, seats=["bot:random"] * 3, options=SHORT, seed=9)
+        tid = data["id"]
+        with tk.join(client, tid) as watcher:
+            code, _ = watcher.until_closed()
+            assert code == 1008, "its page was let go, to reconnect"
+        assert failures == [3]
+        # Nobody comes back to it: the keeper's heartbeat finds it and its bots go on.
+        helpers.wait_for(
+            lambda: len(helpers.stored_actions(postgres_url, tid)) > 3,
+            timeout=20,
+            what="the bots to go on",
+        )
+        with tk.join(client, tid) as again:
+            end = again.drain_to_end(timeout=30)
+        assert end["version"] > 3

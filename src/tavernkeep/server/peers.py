@@ -136,6 +136,9 @@ class Peers:
                     await self.orphans(lapsed)
                 if beats % REAP_EVERY == 0:
                     await self.call(self.storage.reap)
+                    # Its own tables that left memory on a failure (the database gone in
+                    # the middle of a move): loaded again, their bots go on.
+                    await self.orphans(await self.call(self.storage.kept))
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -816,9 +816,10 @@ class Tavern:
 
     async def take_over(self, table_ids: list[str]) -> None:
         """Run the bots and clocks of tables whose keeper died, from where storage has
-        them: every action it acknowledged was committed first."""
+        them (every action it acknowledged was committed first), and of this process's
+        own tables that left its memory on a failure."""
         for table_id in table_ids:
-            if table_id in self._unresumable:
+            if table_id in self._unresumable or table_id in self.rooms:
                 continue
             try:
                 room = await self.get_room(table_id)
@@ -828,8 +829,10 @@ class Tavern:
                 continue
             if room is None:
                 continue
-            room.keeper = None  # dead: `keeps` asks for the lease, which has lapsed
-            self.keeps(room)
+            if room.keeper != self.storage.me:
+                room.keeper = None  # dead: `keeps` asks for the lease, which has lapsed
+                self.keeps(room)
+            self.forget_if_idle(room)
 
     async def _catch_up(self, room: Room) -> None:
         try:
@@ -846,11 +849,7 @@ class Tavern:
                     await self._reconcile(room, stored)
         except Exception:
             log.exception("table %s: catching up with another server failed", room.id)
-            if self.rooms.get(room.id) is room:
-                self.rooms.pop(room.id, None)  # the next join reads it afresh
-                self._idle.pop(room.id, None)
-                if room.bot_task is not None:
-                    room.bot_task.cancel()
+            self._unload(room)
 
     async def _reconcile(self, room: Room, stored: StoredTable | None) -> None:
         """Bring the table in memory to what storage holds, telling every page here what
@@ -1750,6 +1749,20 @@ class Tavern:
                 if left.watch_task is not None:
                     left.watch_task.cancel()
 
+    def _unload(self, room: Room) -> None:
+        """Let go of a table whose copy here went wrong (the database went away in the
+        middle of a move, say): its pages are closed, so they reconnect and find it as
+        storage has it, and its keeper (this process, if it was) loads it again at its
+        next heartbeat."""
+        if self.rooms.get(room.id) is room:
+            self.rooms.pop(room.id, None)
+            self._idle.pop(room.id, None)
+        for task in (room.bot_task, room.watch_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        for conn in list(room.connections):
+            room.drop(conn)
+
     def _background(self, task: asyncio.Future[Any]) -> None:
         """Keep a storage call started for its own sake until it is done, and log a
         failure (a lease or presence the database missed lapses, or is said again)."""
@@ -1785,8 +1798,7 @@ class Tavern:
             # A bot or storage failure must not pass silently: the table stops here and
             # the next connection or restart resumes it from what was committed.
             log.exception("table %s: bots stopped", room.id)
-            if self.rooms.get(room.id) is room:
-                self.rooms.pop(room.id, None)
+            self._unload(room)
             return
         # The task is done once this returns: an idle table may leave memory then.
         asyncio.get_running_loop().call_soon(self.forget_if_idle, room)

@@ -331,7 +331,11 @@ class Storage:
         self.me = secrets.token_hex(8)
         """This process among the servers sharing the database (`servers.id`)."""
         try:
-            self.engine: Engine = create_engine(self.url)
+            # A connection is checked before use on PostgreSQL: after the database
+            # restarts, the pool's old connections are replaced, not handed to a move.
+            self.engine: Engine = create_engine(
+                self.url, pool_pre_ping=self.url.startswith("postgresql")
+            )
         except ImportError:
             raise ConfigError(
                 f"cannot use database '{safe_url(url)}': no driver for it here "
@@ -963,8 +967,8 @@ class Storage:
                 self._notify(conn, table_id)
 
     def lapsed(self, limit: int) -> list[str]:
-        """Unfinished tables whose keeper is dead (its heartbeat lapsed, kill -9 say): a
-        live process takes each over, and its bots and clocks go on there."""
+        """Tables in play whose keeper is dead (its heartbeat lapsed: kill -9, say), which
+        a live process takes over so their bots and clocks go on there."""
         alive = (
             select(servers.c.id)
             .where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW)
@@ -981,6 +985,17 @@ class Storage:
                         ~alive,
                     )
                     .limit(limit)
+                ).scalars()
+            )
+
+    def kept(self) -> list[str]:
+        """The tables in play whose lease this process holds."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(tables.c.id).where(
+                        tables.c.status == "playing", tables.c.keeper == self.me
+                    )
                 ).scalars()
             )
 
