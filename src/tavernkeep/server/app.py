@@ -395,7 +395,13 @@ def create_app(
                 await websocket.send_text(json.dumps({"type": "error", "message": str(exc)}))
                 await websocket.close(code=1008)
                 return
-            await serve_connection(websocket, room, tavern)
+            # Counted from here, with no wait between: news from another process does
+            # not let go of a table a page is joining (Tavern.heard).
+            room.sockets += 1
+            try:
+                await serve_connection(websocket, room, tavern)
+            finally:
+                room.sockets -= 1
         finally:
             left = sockets.get(client, 1) - 1
             if left > 0:

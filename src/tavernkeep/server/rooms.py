@@ -332,6 +332,9 @@ class Room:
         """Counts this process's own changes to the table in memory: a catch-up whose
         read may predate one reads again (`Tavern._catch_up`)."""
         self.rematch_told = False
+        self.sockets = 0
+        """WebSockets being served this table here, joined or still joining: a table a
+        page is joining is not let go of (`Tavern.heard`)."""
 
     @property
     def version(self) -> int:
@@ -590,6 +593,9 @@ class Tavern:
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Tables in memory that nobody is at, the most recently idle last."""
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._loading_now: set[str] = set()
+        self._heard_meanwhile: set[str] = set()
+        """Tables another process changed while they were being read here."""
         self._unresumable: set[str] = set()
         """Tables of a dead keeper that cannot be replayed here: not tried again."""
         self.peers = (
@@ -790,8 +796,11 @@ class Tavern:
         """Another process changed the table: if it is in memory here, catch up."""
         room = self.rooms.get(table_id)
         if room is None:
+            if table_id in self._loading_now:
+                # News while the table is read: it is caught up once it is in memory.
+                self._heard_meanwhile.add(table_id)
             return
-        if not room.connections and not room.kept and not room.claiming:
+        if room.sockets == 0 and not room.kept and not room.claiming:
             # Nobody is at it here, and its bots are another's: it leaves memory rather
             # than follow every move (storage brings it back if someone comes).
             self.rooms.pop(table_id, None)
@@ -946,49 +955,59 @@ class Tavern:
         async with self._loading:
             room = self.rooms.get(table_id)
             if room is None:
-                stored = await self.db(self.storage.load, table_id)
-                if stored is None:
-                    return None
+                self._loading_now.add(table_id)
                 try:
-                    game = get_game(stored.record.game)
-                    match, events = Match.from_record(
-                        game, stored.record, self.agents_for(game, stored.record.seats)
-                    )
-                except TavernkeepError as exc:
-                    # Its pack was changed under it, say: reported, and left in storage as
-                    # it is; the asker is told in one line.
-                    log.warning("table %s cannot be resumed: %s", table_id, exc)
-                    raise
-                if stored.record.version < RECORD_VERSION:
-                    # Stored by an older server in an older numbering: the replay read it
-                    # as this version writes it, and storage is brought along before the
-                    # table takes a new action.
-                    await self.db(self.storage.rewrite_actions, table_id, match.record.actions)
-                room = self._room(
-                    table_id, match, events, stored.keys, stored.created_at, stored.deal
-                )
-                room.settings = TableSettings.model_validate(stored.settings, strict=False)
-                if stored.status in ENDED:
-                    room.ended = stored.status
-                room.waiting = stored.status == "waiting"
-                room.stood_in = dict(stored.stood_in)
-                room.asked_wall = stored.updated_at
-                room.revision = stored.revision
-                room.remote = set(stored.present)
-                room.stand_ins = {s: k.away for s, k in enumerate(stored.keys) if k.away}
-                self._lease_from(room, stored)
-                # Nobody is at a table just loaded: its claimed seats' grace starts now.
-                now = time.monotonic()
-                for seat, key in enumerate(stored.keys):
-                    if stored.record.seats[seat] == "human" and key.claimed:
-                        room.left_at[seat] = now
-                room.chat.extend(stored.chat)
-                room.chat_count = stored.chat_count
-                if stored.status == "playing" and room.actor is None:
-                    # Killed between the last action's commit and marking the end.
-                    await self.finish(room)
-                self.rooms[table_id] = room
-                self.schedule_bots(room)
+                    room = await self._load(table_id)
+                finally:
+                    self._loading_now.discard(table_id)
+                if room is not None and table_id in self._heard_meanwhile:
+                    self._heard_meanwhile.discard(table_id)
+                    self._follow(room)
+        return room
+
+    async def _load(self, table_id: str) -> Room | None:
+        """Bring a stored table into memory (under `_loading`)."""
+        stored = await self.db(self.storage.load, table_id)
+        if stored is None:
+            return None
+        try:
+            game = get_game(stored.record.game)
+            match, events = Match.from_record(
+                game, stored.record, self.agents_for(game, stored.record.seats)
+            )
+        except TavernkeepError as exc:
+            # Its pack was changed under it, say: reported, and left in storage as
+            # it is; the asker is told in one line.
+            log.warning("table %s cannot be resumed: %s", table_id, exc)
+            raise
+        if stored.record.version < RECORD_VERSION:
+            # Stored by an older server in an older numbering: the replay read it
+            # as this version writes it, and storage is brought along before the
+            # table takes a new action.
+            await self.db(self.storage.rewrite_actions, table_id, match.record.actions)
+        room = self._room(table_id, match, events, stored.keys, stored.created_at, stored.deal)
+        room.settings = TableSettings.model_validate(stored.settings, strict=False)
+        if stored.status in ENDED:
+            room.ended = stored.status
+        room.waiting = stored.status == "waiting"
+        room.stood_in = dict(stored.stood_in)
+        room.asked_wall = stored.updated_at
+        room.revision = stored.revision
+        room.remote = set(stored.present)
+        room.stand_ins = {s: k.away for s, k in enumerate(stored.keys) if k.away}
+        self._lease_from(room, stored)
+        # Nobody is at a table just loaded: its claimed seats' grace starts now.
+        now = time.monotonic()
+        for seat, key in enumerate(stored.keys):
+            if stored.record.seats[seat] == "human" and key.claimed and seat not in room.remote:
+                room.left_at[seat] = now
+        room.chat.extend(stored.chat)
+        room.chat_count = stored.chat_count
+        if stored.status == "playing" and room.actor is None:
+            # Killed between the last action's commit and marking the end.
+            await self.finish(room)
+        self.rooms[table_id] = room
+        self.schedule_bots(room)
         return room
 
     async def open_tables(self, limit: int = 100) -> list[dict[str, Any]]:

@@ -682,16 +682,21 @@ class Storage:
             return bool(done.rowcount == 1)
 
     def idle(self, before: float, limit: int) -> list[str]:
-        """Unfinished tables with no progress since `before`, the longest idle first."""
-        with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    select(tables.c.id)
-                    .where(tables.c.status.in_(UNFINISHED), tables.c.updated_at < before)
-                    .order_by(tables.c.updated_at)
-                    .limit(limit)
-                ).scalars()
+        """Unfinished tables with no progress since `before`, the longest idle first; on
+        a shared database, not those where someone sits at another process, thinking."""
+        query = select(tables.c.id).where(
+            tables.c.status.in_(UNFINISHED), tables.c.updated_at < before
+        )
+        if self.shared:
+            someone = (
+                select(presence.c.seat)
+                .join(servers, servers.c.id == presence.c.server)
+                .where(presence.c.table_id == tables.c.id, servers.c.until >= DB_NOW)
+                .exists()
             )
+            query = query.where(~someone)
+        with self.engine.connect() as conn:
+            return list(conn.execute(query.order_by(tables.c.updated_at).limit(limit)).scalars())
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Mark `rematch_id` as the table's rematch unless it has one: the one it has."""
