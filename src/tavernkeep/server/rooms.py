@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.engine.actions import PASS, Action
@@ -828,7 +830,14 @@ class Tavern:
         them (every action it acknowledged was committed first), and of this process's
         own tables that left its memory on a failure."""
         for table_id in table_ids:
-            if table_id in self._unresumable or table_id in self.rooms:
+            held = self.rooms.get(table_id)
+            if held is not None:
+                if not held.kept:
+                    # In memory here (someone is at it), its keeper dead: take the lease.
+                    held.keeper = None
+                    self.keeps(held)
+                continue
+            if table_id in self._unresumable:
                 continue
             try:
                 room = await self.get_room(table_id)
@@ -1692,7 +1701,9 @@ class Tavern:
                     revision=room.revision,
                 )
             )
-        except Refused:
+        except (Refused, IntegrityError):
+            # Another writer took this turn (its action holds the index, if the table's
+            # revision did not already say so).
             await self._reconcile(room, await self.db(self.storage.load, room.id))
             raise Moved("the table has moved on since that choice; choose again") from None
         room.revision += 1

@@ -382,10 +382,12 @@ class Storage:
     def _notify(self, conn: Connection, *table_ids: str) -> None:
         """Tell the other server processes that these tables changed, when (and only if)
         the transaction of `conn` commits: PostgreSQL holds a NOTIFY until then."""
-        if not self.shared:
+        if not self.shared or not table_ids:
             return
-        for table_id in dict.fromkeys(table_ids):
-            conn.execute(select(func.pg_notify(self.channel, f"{self.me} {table_id}")))
+        conn.execute(
+            text("SELECT pg_notify(:channel, :news)"),
+            [{"channel": self.channel, "news": f"{self.me} {t}"} for t in dict.fromkeys(table_ids)],
+        )
 
     def create(
         self,
@@ -516,7 +518,7 @@ class Storage:
         taken back, in one transaction: the record holds only the actions that stand.
         Refused if the table has moved on from `revision`."""
         with self.engine.begin() as conn:
-            self._advance(conn, {table_id: revision})
+            self._advance(conn, table_id, revision)
             conn.execute(
                 delete(actions).where(actions.c.table_id == table_id, actions.c.idx >= keep)
             )
@@ -609,8 +611,38 @@ class Storage:
 
     def _append(self, conn: Connection, batch: Sequence[Append]) -> None:
         """The statements of `batch`, each kind for all its entries at once (an
-        executemany): a busy server's batch of a hundred costs a handful of statements."""
-        self._advance(conn, {e.table_id: e.revision for e in batch if e.revision is not None})
+        executemany, which psycopg sends as one pipeline): a busy server's batch of a
+        hundred costs a handful of round trips to the database."""
+        # A table's progress, which a table left idle is archived by (`idle`), and when its
+        # next decision began, which its clocks count from: the latest for each table.
+        progress: dict[str, float] = {}
+        seen: dict[str, int] = {}
+        for entry in batch:
+            at = entry.at if entry.at is not None else time.time()
+            progress[entry.table_id] = max(at, progress.get(entry.table_id, 0.0))
+            if entry.revision is not None:
+                seen[entry.table_id] = entry.revision
+        checked = [{"tid": t, "at": at, "seen": seen[t]} for t, at in progress.items() if t in seen]
+        if checked:
+            # Each table moves on from the revision its writer saw, or the lot is refused:
+            # the check that two server processes never both apply a version of a table.
+            # First, so a second writer waits on the table's row, then is refused.
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == bindparam("tid"), tables.c.revision == bindparam("seen"))
+                .values(updated_at=bindparam("at"), revision=tables.c.revision + 1),
+                checked,
+            )
+            if done.rowcount != len(checked):
+                raise Refused("the table has moved on since that choice")
+        unchecked = [{"tid": t, "at": at} for t, at in progress.items() if t not in seen]
+        if unchecked:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == bindparam("tid"))
+                .values(updated_at=bindparam("at")),
+                unchecked,
+            )
         conn.execute(
             insert(actions),
             [
@@ -635,18 +667,6 @@ class Storage:
                 .values(clock=bindparam("left")),
                 clocks,
             )
-        # A table's progress, which a table left idle is archived by (`idle`), and when its
-        # next decision began, which its clocks count from: the latest for each table.
-        progress: dict[str, float] = {}
-        for entry in batch:
-            at = entry.at if entry.at is not None else time.time()
-            progress[entry.table_id] = max(at, progress.get(entry.table_id, 0.0))
-        conn.execute(
-            update(tables)
-            .where(tables.c.id == bindparam("tid"))
-            .values(updated_at=bindparam("at")),
-            [{"tid": table_id, "at": at} for table_id, at in progress.items()],
-        )
         for entry in batch:
             if entry.result is not None:
                 conn.execute(
@@ -657,17 +677,15 @@ class Storage:
         self._notify(conn, *progress)
 
     @staticmethod
-    def _advance(conn: Connection, revisions: dict[str, int]) -> None:
-        """Move each table on from the revision its writer saw, or refuse the lot: the
-        check that two server processes never both apply a version of one table."""
-        for table_id, seen in revisions.items():
-            done = conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id, tables.c.revision == seen)
-                .values(revision=tables.c.revision + 1)
-            )
-            if done.rowcount != 1:
-                raise Refused("the table has moved on since that choice")
+    def _advance(conn: Connection, table_id: str, seen: int) -> None:
+        """Move a table on from the revision its writer saw, or refuse."""
+        done = conn.execute(
+            update(tables)
+            .where(tables.c.id == table_id, tables.c.revision == seen)
+            .values(revision=tables.c.revision + 1)
+        )
+        if done.rowcount != 1:
+            raise Refused("the table has moved on since that choice")
 
     def end(self, table_id: str, status: str) -> bool:
         """End an unfinished table without a result: "closed" by its host, "archived" when
