@@ -128,9 +128,7 @@ async def one_table(
                 choice = message["legal"][0]["action"]
                 sent_version = version
                 sent_at = time.perf_counter()
-                await ws.send(
-                    json.dumps({"type": "action", "action": choice, "version": version})
-                )
+                await ws.send(json.dumps({"type": "action", "action": choice, "version": version}))
                 stats.client_actions += 1
 
 
@@ -194,44 +192,85 @@ def serving(database_url: str | None, bot_delay: float) -> Iterator[str]:
     """`tavernkeep serve` on 127.0.0.1 for the length of a benchmark (a fresh SQLite
     database in a temporary folder unless `database_url`): its base URL. The other
     benchmarks of the server start theirs here too."""
-    with serving_many(database_url, bot_delay, 1) as servers:
+    with serving_many(database_url, bot_delay, 1) as (_, servers):
         yield servers[0][0]
 
 
 @contextmanager
 def serving_many(
     database_url: str | None, bot_delay: float, processes: int
-) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+) -> Iterator[tuple[str, list[tuple[str, subprocess.Popen[bytes]]]]]:
     """`processes` server processes on one database, each on a port of its own: each
-    one's base URL and process (a benchmark may kill one)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        url = database_url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
+    one's base URL and process (a benchmark may kill one), with the database URL they
+    use: on PostgreSQL a fresh schema, dropped afterwards, so every run starts empty."""
+    with tempfile.TemporaryDirectory() as tmp, fresh_schema(database_url) as url:
+        url = url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
         servers = []
         for _ in range(processes):
             port = free_port()
             server = subprocess.Popen(
                 [
-                    sys.executable, "-m", "tavernkeep.cli", "serve", "--host", "127.0.0.1",
-                    "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
+                    sys.executable,
+                    "-m",
+                    "tavernkeep.cli",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--database-url",
+                    url,
+                    "--bot-delay",
+                    str(bot_delay),
                     # Every table and socket comes from this one address: lift the
                     # per-address bounds a stranger is held to, so they measure the
                     # server, not the guard.
-                    "--tables-per-minute", "1000000", "--sockets-per-client", "100000",
+                    "--tables-per-minute",
+                    "1000000",
+                    "--sockets-per-client",
+                    "100000",
                     # Searches stay out of it: one worker a process, as on a small host.
-                    "--search-workers", "1",
+                    "--search-workers",
+                    "1",
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
             servers.append((f"http://127.0.0.1:{port}", server))
         try:
-            yield servers
+            yield url, servers
         finally:
             for _, server in servers:
                 if server.poll() is None:
                     server.terminate()
             for _, server in servers:
                 server.wait(timeout=15)
+
+
+@contextmanager
+def fresh_schema(database_url: str | None) -> Iterator[str | None]:
+    """The URL with a new, empty schema of its own (PostgreSQL), dropped at the end."""
+    if not (database_url or "").startswith("postgres"):
+        yield database_url
+        return
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from tavernkeep.server.storage import normalise_url
+
+    assert database_url is not None
+    schema = f"tk_bench_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(normalise_url(database_url))
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in database_url else "?"
+    try:
+        yield f"{database_url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
 
 
 async def watch_table(base: str, table_id: str, seen: dict[str, int], done: asyncio.Event) -> None:
@@ -373,12 +412,12 @@ def main() -> None:
         f"host probe {probe():,.0f} hand-written games/s"
     )
     taken_over: dict[str, Any] = {}
-    with serving_many(args.database_url, args.bot_delay, args.processes) as servers:
+    with serving_many(args.database_url, args.bot_delay, args.processes) as (url, servers):
         started = time.monotonic()
         stats = asyncio.run(drive(args, [base for base, _ in servers]))
         elapsed = time.monotonic() - started
         if args.failover:
-            taken_over = asyncio.run(failover(servers, args.database_url, args.failover))
+            taken_over = asyncio.run(failover(servers, url, args.failover))
 
     lat = [x * 1000 for x in stats.latencies]
     print(header)

@@ -39,6 +39,8 @@ BEAT = LEASE / 4
 disk) before the leases lapse."""
 REAP_EVERY = 8
 """Heartbeats between looks for dead processes' presence to forget."""
+SETTLE = 0.2
+"""Seconds presence and released leases gather before they are written, together."""
 RECONNECT = 1.0
 """Seconds before listening again after the listening connection was lost."""
 
@@ -72,9 +74,37 @@ class Peers:
         self.tasks: list[asyncio.Task[None]] = []
         self.listening = asyncio.Event()
         """Set while the listening connection is up (tests wait for it)."""
+        self.present: dict[tuple[str, int], bool] = {}
+        self.released: set[str] = set()
+        self.settling: asyncio.Task[None] | None = None
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.thread, fn, *args)
+
+    def note_presence(self, table_id: str, seat: int, here: bool) -> None:
+        """A seat's person has a page here now, or no longer: told to the others within
+        `SETTLE` seconds, with whatever else changed meanwhile, in one transaction."""
+        self.present[(table_id, seat)] = here
+        self._settle_soon()
+
+    def note_release(self, table_id: str) -> None:
+        """The table left this process's memory: its lease goes, within `SETTLE` s."""
+        self.released.add(table_id)
+        self._settle_soon()
+
+    def _settle_soon(self) -> None:
+        if self.settling is None or self.settling.done():
+            self.settling = asyncio.get_running_loop().create_task(self._settle())
+
+    async def _settle(self) -> None:
+        await asyncio.sleep(SETTLE)
+        present, self.present = self.present, {}
+        released, self.released = sorted(self.released), set()
+        try:
+            await self.call(self.storage.settle, present, released)
+        except Exception:
+            # Said again at the next change; a lease not let go lapses with this process.
+            log.exception("telling the other servers who is here failed")
 
     async def start(self) -> None:
         """Beat once (so this process counts as alive before it takes a lease) and start
@@ -88,9 +118,10 @@ class Peers:
 
     async def stop(self) -> None:
         """Stop beating and listening, and give up every lease and presence now."""
-        for task in self.tasks:
+        tasks = [*self.tasks, *([self.settling] if self.settling is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         try:

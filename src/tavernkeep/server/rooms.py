@@ -594,7 +594,6 @@ class Tavern:
         self._digests: dict[tuple[str, str], str] = {}
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Tables in memory that nobody is at, the most recently idle last."""
-        self._tasks: set[asyncio.Future[Any]] = set()
         self._loading_now: set[str] = set()
         self._heard_meanwhile: set[str] = set()
         """Tables another process changed while they were being read here."""
@@ -1439,11 +1438,7 @@ class Tavern:
         """A page of the seat's person connected: their seat is theirs again."""
         if self.peers is not None and sum(c.seat == seat for c in room.connections) == 1:
             # The first page here: every other process shows them at the table too.
-            self._background(
-                asyncio.ensure_future(
-                    self.peers.call(self.storage.set_present, room.id, seat, True)
-                )
-            )
+            self.peers.note_presence(room.id, seat, True)
         for held in self.held_with(room, seat):
             room.left_at.pop(held, None)
         await self.come_back(room, seat)
@@ -1473,11 +1468,7 @@ class Tavern:
         """The seat's person's last page here left: if none is open on another process
         either, the table's grace for them starts."""
         if self.peers is not None and not room.here(seat):
-            self._background(
-                asyncio.ensure_future(
-                    self.peers.call(self.storage.set_present, room.id, seat, False)
-                )
-            )
+            self.peers.note_presence(room.id, seat, False)
         if room.present(seat):
             return
         now = time.monotonic()
@@ -1770,10 +1761,7 @@ class Tavern:
                 if left.kept and self.peers is not None:
                     # Its bots and clocks are any process's again: one that has the table
                     # hears so and takes the lease if it has work for it.
-                    task = asyncio.get_running_loop().create_task(
-                        self.peers.call(self.storage.release_lease, oldest)
-                    )
-                    self._background(task)
+                    self.peers.note_release(oldest)
                 # Nobody is at it, so nobody waits on a leaver there: its grace starts
                 # again when someone comes back and it is loaded.
                 if left.watch_task is not None:
@@ -1792,18 +1780,6 @@ class Tavern:
                 task.cancel()
         for conn in list(room.connections):
             room.drop(conn)
-
-    def _background(self, task: asyncio.Future[Any]) -> None:
-        """Keep a storage call started for its own sake until it is done, and log a
-        failure (a lease or presence the database missed lapses, or is said again)."""
-        self._tasks.add(task)
-
-        def done(finished: asyncio.Future[Any]) -> None:
-            self._tasks.discard(finished)
-            if not finished.cancelled() and finished.exception() is not None:
-                log.warning("a background storage call failed: %s", finished.exception())
-
-        task.add_done_callback(done)
 
     @staticmethod
     def _idle_now(room: Room) -> bool:

@@ -61,6 +61,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from tavernkeep.engine.errors import ConfigError
@@ -331,11 +332,10 @@ class Storage:
         self.me = secrets.token_hex(8)
         """This process among the servers sharing the database (`servers.id`)."""
         try:
-            # A connection is checked before use on PostgreSQL: after the database
-            # restarts, the pool's old connections are replaced, not handed to a move.
-            self.engine: Engine = create_engine(
-                self.url, pool_pre_ping=self.url.startswith("postgresql")
-            )
+            # No check of a connection before each use (pool_pre_ping): it would cost a
+            # round trip a transaction. After the database restarts, the first statement
+            # on an old connection fails, and SQLAlchemy then replaces the whole pool.
+            self.engine: Engine = create_engine(self.url)
         except ImportError:
             raise ConfigError(
                 f"cannot use database '{safe_url(url)}': no driver for it here "
@@ -384,9 +384,10 @@ class Storage:
         the transaction of `conn` commits: PostgreSQL holds a NOTIFY until then."""
         if not self.shared or not table_ids:
             return
+        # One statement however many tables: a round trip a batch, not a table.
         conn.execute(
-            text("SELECT pg_notify(:channel, :news)"),
-            [{"channel": self.channel, "news": f"{self.me} {t}"} for t in dict.fromkeys(table_ids)],
+            text("SELECT pg_notify(:channel, news) FROM unnest(CAST(:news AS text[])) AS news"),
+            {"channel": self.channel, "news": [f"{self.me} {t}" for t in dict.fromkeys(table_ids)]},
         )
 
     def create(
@@ -977,18 +978,6 @@ class Storage:
             )
             return bool(done.rowcount == 1)
 
-    def release_lease(self, table_id: str) -> None:
-        """Let the table's lease go (it left this process's memory): the news tells the
-        processes that have it to take it if it has work."""
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id, tables.c.keeper == self.me)
-                .values(keeper=None)
-            )
-            if done.rowcount:
-                self._notify(conn, table_id)
-
     def lapsed(self, limit: int) -> list[str]:
         """Tables in play whose keeper is dead (its heartbeat lapsed: kill -9, say), which
         a live process takes over so their bots and clocks go on there."""
@@ -1043,19 +1032,37 @@ class Storage:
             self._notify(conn, *touched)
             return touched
 
-    def set_present(self, table_id: str, seat: int, here: bool) -> None:
-        """Say that a seat's person has a page open on this process (or no longer)."""
+    def settle(self, present: dict[tuple[str, int], bool], released: list[str]) -> None:
+        """Say, in one transaction, which seats' people now have a page open on this
+        process or no longer (`present`), and which tables' leases it lets go of."""
+        touched = [table_id for table_id, _ in present]
         with self.engine.begin() as conn:
-            row = (presence.c.table_id == table_id) & (presence.c.seat == seat)
-            mine = row & (presence.c.server == self.me)
-            if here:
-                if conn.execute(select(presence.c.seat).where(mine)).first() is None:
-                    conn.execute(
-                        insert(presence).values(table_id=table_id, seat=seat, server=self.me)
-                    )
-            else:
-                conn.execute(delete(presence).where(mine))
-            self._notify(conn, table_id)
+            gone = [{"t": t, "s": seat} for (t, seat), here in present.items() if not here]
+            if gone:
+                conn.execute(
+                    delete(presence).where(
+                        presence.c.table_id == bindparam("t"),
+                        presence.c.seat == bindparam("s"),
+                        presence.c.server == self.me,
+                    ),
+                    gone,
+                )
+            come = [
+                {"table_id": t, "seat": seat, "server": self.me}
+                for (t, seat), here in present.items()
+                if here
+            ]
+            if come:
+                conn.execute(pg_insert(presence).on_conflict_do_nothing(), come)
+            if released:
+                done = conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(released), tables.c.keeper == self.me)
+                    .values(keeper=None)
+                    .returning(tables.c.id)
+                )
+                touched += list(done.scalars())
+            self._notify(conn, *touched)
 
     def leave(self) -> None:
         """This process stops: its leases and presence go now, not when they lapse."""
