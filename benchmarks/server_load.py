@@ -57,7 +57,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def wait_for_server(base: str, timeout: float = 20.0) -> None:
+async def wait_for_server(base: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     async with httpx.AsyncClient() as http:
         while time.monotonic() < deadline:
