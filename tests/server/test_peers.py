@@ -213,3 +213,30 @@ def test_a_table_someone_sits_at_another_process_is_not_archived(
                 zero.ping()
                 assert a.get(f"/api/tables/{kept['id']}").json()["status"] == "playing"
             assert zero.state is not None and zero.state["status"] == "playing"
+
+
+def test_processes_starting_at_once_on_a_new_database_create_it_once(postgres_url: str) -> None:
+    """`serve --workers 3` on an empty database: every process prepares the schema at
+    the same moment, and none of them fails for another's half-made tables."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tavernkeep.server.storage import SCHEMA, Storage
+
+    def start(_: int) -> int:
+        storage = Storage(postgres_url)
+        try:
+            return storage.count_open()
+        finally:
+            storage.close()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(start, range(4))) == [0, 0, 0, 0]
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    from tavernkeep.server.storage import normalise_url
+
+    engine = create_engine(normalise_url(postgres_url), poolclass=NullPool)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT value FROM meta")).scalars().all() == [str(SCHEMA)]
+    engine.dispose()

@@ -1086,8 +1086,12 @@ class Storage:
 
 def prepare_schema(engine: Engine) -> None:
     """Create what is missing and bring an older database up to `SCHEMA`, in one
-    transaction: a server stopped half-way leaves the database as it found it."""
+    transaction: a server stopped half-way leaves the database as it found it. On
+    PostgreSQL under a lock for the transaction, so that several processes starting at
+    once on a new database (`serve --workers`) create it once, one after another."""
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('tavernkeep schema'))"))
         had_tables = inspect(conn).has_table("tables")
         metadata.create_all(conn)
         row = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).first()
