@@ -446,19 +446,20 @@ def check_finished_tables_leave_memory(client: Any, tk: Any, helpers: Any) -> No
     # The tables leave memory oldest-idle first, so this one goes idle before the
     # others are made: else one of them may finish first and leave in its place.
     helpers.wait_for(
-        lambda: (
-            (room := tavern.rooms.get(finished["id"])) is not None
-            and room.bot_task is not None
-            and room.bot_task.done()
-        ),
+        lambda: (room := tavern.rooms.get(finished["id"])) is not None
+        and room.bot_task is not None
+        and room.bot_task.done(),
         timeout=60,
         what="the first table's bots to finish",
     )
     others = [
-        tk.create(client, seats=["bot:random"] * 3, options=SHORT)["id"] for _ in range(IDLE_KEPT)
+        tk.create(client, seats=["bot:random"] * 3, options=SHORT)["id"]
+        for _ in range(IDLE_KEPT)
     ]
     helpers.wait_for(
-        lambda: all(client.get(f"/api/tables/{t}").json()["status"] == "finished" for t in others),
+        lambda: all(
+            client.get(f"/api/tables/{t}").json()["status"] == "finished" for t in others
+        ),
         timeout=60,
         what="the bots-only tables to finish",
     )

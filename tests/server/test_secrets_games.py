@@ -592,9 +592,8 @@ def check_socket(
         for run in NUMBERS.findall(json.dumps(frame.message)):
             if run in ledger.never:
                 seen.leaks.setdefault(
-                    run,
-                    f"{frame.kind} frame at version {frame.version}: the RNG's state "
-                    f"or the seed, {run}",
+                    run, f"{frame.kind} frame at version {frame.version}: the RNG's state "
+                    f"or the seed, {run}"
                 )
         if frame.kind == "state":
             missing = ledger.shown[observer][frame.version] - shown
@@ -659,7 +658,9 @@ TABLES = [
     ),
     # Private quests with three or four; with two the quests are laid out, hands are not.
     Table("crits-and-tricks", ("human", "human", "bot:random"), {"rounds": 1}, 0),
-    Table("crits-and-tricks", ("bot:heuristic", "human", "bot:random", "human"), {"rounds": 1}, 1),
+    Table(
+        "crits-and-tricks", ("bot:heuristic", "human", "bot:random", "human"), {"rounds": 1}, 1
+    ),
     Table("crits-and-tricks", ("human", "human"), {"rounds": 1, "tricks": 4}, 2),
     # Co-operative: the decks and the face-down Locations are every hero's secret.
     Table("side-quest", ("human", "bot:heuristic"), {"turn_limit": 6}, 0),

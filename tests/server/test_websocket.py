@@ -490,7 +490,9 @@ def test_a_person_with_nothing_to_play_passes_by_itself_in_a_reaction_window(
     tid, tokens = data["id"], tk.tokens(data)
     with tk.join(client, tid, 0, tokens[0]) as zero:
         st = zero.until_state(lambda s: s["actor"] == 0 and bool(s["legal"]))
-        hero = next(c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero")
+        hero = next(
+            c for c in st["view"]["table"][0]["hand"] if c["kind"] == "hero"
+        )
         zero.act(f"play:{hero['id']}", st["version"])
         # Player 2 is asked whether to challenge, can only pass, and does so unattended.
         zero.until_state(lambda s: s["version"] >= st["version"] + 2)

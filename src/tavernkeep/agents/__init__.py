@@ -110,7 +110,8 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                 )
             if not judges:
                 raise SeatError(
-                    f"seat '{spec}': {game.title} cannot evaluate a position to cut rollouts at"
+                    f"seat '{spec}': {game.title} cannot evaluate a position to cut "
+                    "rollouts at"
                 )
         elif part == "full":
             if horizon is not None or full:

@@ -173,7 +173,9 @@ def win_share(result: Result, seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def play_out(game: Game[Any, Any], state: Any, bot: Agent, rng: Rng, actions: int = -1) -> None:
+def play_out(
+    game: Game[Any, Any], state: Any, bot: Agent, rng: Rng, actions: int = -1
+) -> None:
     """Play `state` with `bot` in every seat (a forced move without asking): to its end,
     or for at most `actions` actions when that is not negative. `state` is a sample
     (`InfoSet.sampled`): where the game's secrets are every seat's alike, the bot plays on
@@ -328,7 +330,9 @@ class ISMCTSBot:
                 chosen = acts[0]
                 for a in acts:
                     child = kids[a]
-                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    value = child.reward / child.visits + c * sqrt(
+                        log(child.avail) / child.visits
+                    )
                     if value > best_value:
                         best_value, chosen = value, a
                 node = kids[chosen]

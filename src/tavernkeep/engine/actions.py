@@ -89,7 +89,9 @@ class Action:
         return cls(kind, *args)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self.kind == other.kind and self.args == other.args
+        return (
+            isinstance(other, Action) and self.kind == other.kind and self.args == other.args
+        )
 
     def __hash__(self) -> int:
         return hash((self.kind, self.args))

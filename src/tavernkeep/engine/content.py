@@ -162,7 +162,9 @@ def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
         errors = exc.errors()
         first = errors[0]
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-        raise ContentError(f"{file}: {_where(raw, first['loc'])}{_message(first)}{more}") from None
+        raise ContentError(
+            f"{file}: {_where(raw, first['loc'])}{_message(first)}{more}"
+        ) from None
 
 
 def _message(error: Any) -> str:

@@ -151,7 +151,9 @@ def print_grid(grid: dict[str, Any], values: dict[str, list[Any]]) -> None:
                 f"{cell['win_rate']:.1%} ({lo:.0%}-{hi:.0%})\n{cell['turns']['mean']:.1f} turns"
             )
         table.append([str(row), *entries])
-    console.print(fitted([Column(axes[0]), *(Column(h) for h in headings)], table, console.width))
+    console.print(
+        fitted([Column(axes[0]), *(Column(h) for h in headings)], table, console.width)
+    )
     console.print(
         "each cell: the win rate of the seats' bot, its 95% interval, and the mean game "
         "length in turns"

@@ -230,7 +230,9 @@ def tally_rows(
     bots = len(sg.spec)
     pair = codes * bots + sg.spec_code[parent]
     pair_users = np.bincount(pair, minlength=size * bots).reshape(size, bots)
-    pair_wins = np.bincount(pair, weights=sg.win[parent], minlength=size * bots).reshape(size, bots)
+    pair_wins = np.bincount(pair, weights=sg.win[parent], minlength=size * bots).reshape(
+        size, bots
+    )
     bot_games = np.bincount(sg.spec_code, minlength=bots)
     bot_wins = np.bincount(sg.spec_code, weights=sg.win, minlength=bots)
     rest_games = bot_games[None, :] - pair_users

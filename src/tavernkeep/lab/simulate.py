@@ -42,7 +42,6 @@ class RowSink(Protocol):
 
     def add(self, number: int, table: pa.Table) -> None: ...
 
-
 BLOCKS_PER_WORKER = 16
 """Blocks per worker: enough to balance load and move the progress bar, few enough that
 the cost of a block (building the bots, pickling a tally) stays invisible."""

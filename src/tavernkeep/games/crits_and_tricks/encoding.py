@@ -40,16 +40,8 @@ class CritsAndTricksEncoding:
             actions += [Action("crit", c, d) for d in extra]
         self.actions = actions
         self.size = (
-            len(DECISIONS)
-            + 1
-            + 6
-            + cards
-            + len(SUITS)
-            + 4
-            + quests * 2
-            + 1
-            + players * SEAT_FIELDS
-            + players * (len(SUITS) + 3)
+            len(DECISIONS) + 1 + 6 + cards + len(SUITS) + 4 + quests * 2 + 1
+            + players * SEAT_FIELDS + players * (len(SUITS) + 3)
         )
 
     def encode(self, view: dict[str, Any], seat: int) -> npt.NDArray[np.float32]:

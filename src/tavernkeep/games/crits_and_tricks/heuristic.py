@@ -381,10 +381,8 @@ class Reading:
         index = self.hand_ids.index(card)
         suit = self.hand[index]
         value = next(v for v, s in self.dice if s == size)
-        led = (
-            SUITS.index(str(action.args[2]).capitalize())
-            if len(action.args) > 2
-            else (self.led if self.table else suit)
+        led = SUITS.index(str(action.args[2]).capitalize()) if len(action.args) > 2 else (
+            self.led if self.table else suit
         )
         chance = self.win_chance(suit, value, size, led, paladin=False)
         gain = self.expected(chance, suit, value, size, led)
@@ -491,18 +489,8 @@ class Reading:
         conditions = sum(
             1
             for f in (
-                when.suit,
-                when.led,
-                when.leading,
-                when.followed,
-                when.die,
-                when.crit,
-                when.crits,
-                when.rerolled,
-                when.trick,
-                when.bards,
-                when.highest,
-                when.lowest,
+                when.suit, when.led, when.leading, when.followed, when.die, when.crit,
+                when.crits, when.rerolled, when.trick, when.bards, when.highest, when.lowest,
             )
             if f is not None
         )

@@ -103,7 +103,9 @@ def quest_met(quest: Quest, tricks: list[Trick], seat: int) -> bool:
         return True
     if quest.in_a_row:
         recent = tricks[-quest.times :]
-        return len(recent) == quest.times and all(seat_meets(quest.when, t, seat) for t in recent)
+        return len(recent) == quest.times and all(
+            seat_meets(quest.when, t, seat) for t in recent
+        )
     return sum(1 for t in tricks if seat_meets(quest.when, t, seat)) >= quest.times
 
 

@@ -240,7 +240,9 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             return [Action("barkeep", challenge_number(b)) for b in barkeep_options(state)]
         raise AssertionError(f"no decision '{kind}'")
 
-    def apply(self, state: CritsAndTricksState, action: Action, record: bool = True) -> list[Event]:
+    def apply(
+        self, state: CritsAndTricksState, action: Action, record: bool = True
+    ) -> list[Event]:
         if not state.stack:
             raise IllegalAction(f"'{action.text}' is not legal: the game is over")
         if not self._is_legal(state, action):
@@ -399,12 +401,8 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             "seats": seats,
             "public_quests": [quest(q) for q in state.quests[0]] if two else None,
             "barkeep": (
-                {
-                    "id": state.barkeep,
-                    "name": barkeep.name,
-                    "text": barkeep.text,
-                    "loot": barkeep.loot,
-                }
+                {"id": state.barkeep, "name": barkeep.name, "text": barkeep.text,
+                 "loot": barkeep.loot}
                 if barkeep is not None
                 else None
             ),
@@ -646,7 +644,8 @@ def start_round(st: CritsAndTricksState, ev: Events) -> None:
 
 def round_events(st: CritsAndTricksState, ev: Events) -> None:
     """A round begins: who leads, and every seat's dice (public)."""
-    say(ev, "round", f"Round {st.round}: {player(st.leader)} leads the first trick", round=st.round)
+    say(ev, "round", f"Round {st.round}: {player(st.leader)} leads the first trick",
+        round=st.round)
     for s in range(st.players):
         values = ", ".join(f"d{size}: {v}" for size, v in zip(DICE, st.dice[s], strict=True))
         # A copy: the seat's dice change as the round goes (re-rolls, crits), and a log
@@ -757,13 +756,8 @@ def reroll_own(st: CritsAndTricksState, seat: int, what: str, ev: Events) -> Non
     die = st.table[-1].die
     st.dice[seat][die] = st.rng.die(DICE[die])
     value = st.dice[seat][die]
-    say(
-        ev,
-        "reroll",
-        f"{player(seat)} {what}: the d{DICE[die]} shows {value}",
-        seat=seat,
-        value=value,
-    )
+    say(ev, "reroll", f"{player(seat)} {what}: the d{DICE[die]} shows {value}", seat=seat,
+        value=value)
 
 
 def open_crits(st: CritsAndTricksState, seat: int) -> None:
@@ -817,22 +811,12 @@ def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None
     if suit == BARBARIAN:
         delta = int(action.args[1])
         st.dice[seat][die] += delta
-        say(
-            ev,
-            "crit",
-            f"{player(seat)}'s Barbarian crit: {delta:+d}, now {st.dice[seat][die]}",
-            seat=seat,
-            suit=name,
-        )
+        say(ev, "crit", f"{player(seat)}'s Barbarian crit: {delta:+d}, now "
+            f"{st.dice[seat][die]}", seat=seat, suit=name)
     elif suit == ROGUE:
         mine.order = st.players + 1 + sum(len(c.crits) for c in st.table)
-        say(
-            ev,
-            "crit",
-            f"{player(seat)}'s Rogue crit: goes last in turn order",
-            seat=seat,
-            suit=name,
-        )
+        say(ev, "crit", f"{player(seat)}'s Rogue crit: goes last in turn order", seat=seat,
+            suit=name)
     elif suit == WIZARD:
         other = DICE.index(int(action.args[1]))
         # The die played this turn goes back unused, keeping its value; the used one takes
@@ -840,25 +824,14 @@ def crit(st: CritsAndTricksState, seat: int, action: Action, ev: Events) -> None
         if die == mine.played:
             st.used[seat] &= ~(1 << die)
         mine.die = other
-        say(
-            ev,
-            "crit",
-            f"{player(seat)}'s Wizard crit: swaps to the d{DICE[other]} ({st.dice[seat][other]})",
-            seat=seat,
-            suit=name,
-        )
+        say(ev, "crit", f"{player(seat)}'s Wizard crit: swaps to the d{DICE[other]} "
+            f"({st.dice[seat][other]})", seat=seat, suit=name)
     elif suit == DRUID:
         target = numbered_seat(int(action.args[1]))
         theirs = next(c for c in st.table if c.seat == target)
         st.dice[target][theirs.die] = st.rng.die(DICE[theirs.die])
-        say(
-            ev,
-            "crit",
-            f"{player(seat)}'s Druid crit: {player(target)} re-rolls the "
-            f"d{DICE[theirs.die]}: {st.dice[target][theirs.die]}",
-            seat=seat,
-            suit=name,
-        )
+        say(ev, "crit", f"{player(seat)}'s Druid crit: {player(target)} re-rolls the "
+            f"d{DICE[theirs.die]}: {st.dice[target][theirs.die]}", seat=seat, suit=name)
     elif suit == PALADIN:
         st.paladins += 1
         mine.paladin = st.paladins
@@ -925,14 +898,8 @@ def take_trick(st: CritsAndTricksState, ev: Events) -> None:
     cards = [c.card for c in st.table]
     st.won[winner].extend(cards)
     bards = sum(1 for c in cards if st.card_suit[c] == BARD)
-    say(
-        ev,
-        "trick",
-        f"{player(winner)} takes trick {st.trick}",
-        seat=winner,
-        trick=st.trick,
-        die=DICE[taker.die],
-    )
+    say(ev, "trick", f"{player(winner)} takes trick {st.trick}", seat=winner, trick=st.trick,
+        die=DICE[taker.die])
     if bards:
         gain(st, winner, bards, 0)
         what = "a Bard" if bards == 1 else f"{bards} Bards"

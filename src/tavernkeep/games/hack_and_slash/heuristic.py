@@ -51,6 +51,7 @@ def quest_value(card: dict[str, Any], party: int, worth: float) -> float:
 class HeuristicBot:
     name = "bot:heuristic"
 
+
     def choose(self, info: InfoSet) -> Action:
         view = info.observe()
         actions = info.legal_actions()
@@ -69,7 +70,9 @@ class HeuristicBot:
         return best
 
     @staticmethod
-    def _rescue_or_quit(view: dict[str, Any], actions: list[Action], worth: float) -> Action:
+    def _rescue_or_quit(
+        view: dict[str, Any], actions: list[Action], worth: float
+    ) -> Action:
         attempt = view["attempt"]
         card = attempt["quest"]
         value, chance = best_rescue(tuple(attempt["dice"]), card["goal"], card["exact"])

@@ -53,13 +53,11 @@ def reason(info: InfoSet, action: Action) -> str:
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
-
 def _prize(card: dict[str, Any]) -> str:
     if card["reward"] == 0:
         return "an adventurer, never points" if card["adventurer"] else "nothing"
     prize = _plural(card["reward"], "point")
     return f"{prize} and an adventurer" if card["adventurer"] else prize
-
 
 def _meets(total: int, card: dict[str, Any]) -> bool:
     goal: int = card["goal"]

@@ -269,7 +269,9 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             actions.append(BRAG)
         return actions
 
-    def apply(self, state: HackAndSlashState, action: Action, record: bool = True) -> list[Event]:
+    def apply(
+        self, state: HackAndSlashState, action: Action, record: bool = True
+    ) -> list[Event]:
         stack = state.stack
         if not stack:
             raise IllegalAction(f"'{action.text}' is not legal: the game is over")
@@ -373,7 +375,10 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         if len(winners) == 1:
             reason = f"{names} wins with {points}"
         else:
-            reason = f"{names} share the victory with {points} and {_plural(best[1], 'adventurer')}"
+            reason = (
+                f"{names} share the victory with {points} and "
+                f"{_plural(best[1], 'adventurer')}"
+            )
         return Result(
             scores=tuple(map(float, state.scores)),
             ranks=ranks,
@@ -577,7 +582,9 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             return
         state.parties[seat] += 1
         if ev is not None:
-            ev.append(Event("gain", f"{_player(seat)} gains an adventurer", {"seat": seat}))
+            ev.append(
+                Event("gain", f"{_player(seat)} gains an adventurer", {"seat": seat})
+            )
 
     def _quit(self, state: HackAndSlashState, ev: Events) -> None:
         state.tavern += state.on_card
@@ -688,7 +695,9 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             # "If you have no meeples at the start of your turn, you must pass."
             if ev is not None:
                 why = "no adventurers" if party == 0 else "too few adventurers for any quest"
-                ev.append(Event("pass", f"{_player(seat)} has {why} and must pass", {"seat": seat}))
+                ev.append(
+                    Event("pass", f"{_player(seat)} has {why} and must pass", {"seat": seat})
+                )
             self._trigger_end(state, "guild-empty", ev)
             self._next_seat(state, ev)
             if state.over:

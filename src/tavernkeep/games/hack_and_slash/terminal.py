@@ -76,7 +76,9 @@ _FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 def _picture_card(lines: list[str]) -> RenderableType:
-    return Panel("\n".join(lines), title="Bandits at the Ford", width=38, border_style="yellow")
+    return Panel(
+        "\n".join(lines), title="Bandits at the Ford", width=38, border_style="yellow"
+    )
 
 
 def _quest_card_picture() -> RenderableType:

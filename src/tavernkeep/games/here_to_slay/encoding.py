@@ -26,17 +26,8 @@ from tavernkeep.games.here_to_slay.cards import (
 )
 
 DECISIONS = (
-    "turn",
-    "modifier",
-    "challenge",
-    "pick",
-    "aim",
-    "free_roll",
-    "may",
-    "may_step",
-    "target",
-    "play_now",
-    "leader",
+    "turn", "modifier", "challenge", "pick", "aim", "free_roll", "may", "may_step",
+    "target", "play_now", "leader",
 )
 PLAIN = ("draw", "redraw", "end", "challenge", "pass", "roll", "skip", "use")
 OPEN_ROLLS = 8
@@ -88,12 +79,8 @@ class HereToSlayEncoding:
         self.card_planes = 3 + 2 * players
         # Monster planes: the row, slain by each seat; leader planes: each seat's.
         self.size = (
-            len(DECISIONS)
-            + SCALARS
-            + players * SEAT_FIELDS
-            + cards * self.card_planes
-            + monsters * (1 + players)
-            + leaders * players
+            len(DECISIONS) + SCALARS + players * SEAT_FIELDS
+            + cards * self.card_planes + monsters * (1 + players) + leaders * players
         )
 
     def encode(self, view: dict[str, Any], seat: int) -> npt.NDArray[np.float32]:

@@ -550,6 +550,5 @@ class Reading:
             return False
         return any(s.verb == "draw" and s.who == "chosen_player" for s in self.cat.effects[eid])
 
-
 def _matches(kind: str, what: str) -> bool:
     return what == "card" or what == kind or (what == "any_item" and kind in (ITEM, CURSED))

@@ -103,7 +103,8 @@ def monster_face(monster: Monster, m: int) -> dict[str, Any]:
 
 
 CARD_NOTES = {
-    MODIFIER: "Played on any roll once its dice are down, yours or another's; no action point.",
+    MODIFIER: "Played on any roll once its dice are down, yours or another's; "
+    "no action point.",
     CHALLENGE: "When another player plays a Hero, Item or Magic card on their turn: you "
     "both roll 2d6 with your CHALLENGE bonuses, and equal or higher for you stops the "
     "card. No action point.",
@@ -286,11 +287,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if state.turn:
             seat = state.current
             events.append(
-                Event(
-                    "turn",
-                    f"{player(seat)}'s turn ({state.ap} action points)",
-                    {"seat": seat, "turn": state.turn},
-                )
+                Event("turn", f"{player(seat)}'s turn ({state.ap} action points)",
+                      {"seat": seat, "turn": state.turn})
             )
         return events
 
@@ -898,9 +896,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             ogre = rolls.opposed_bonus(state, roller)
             if ogre:
                 change += ogre
-                names = " and ".join(
-                    n for n, _ in skill_sources(state, roller, "on_opponent_modifies_your_roll")
-                )
+                names = " and ".join(n for n, _ in skill_sources(
+                    state, roller, "on_opponent_modifies_your_roll"
+                ))
                 answer = f" ({ogre:+d} from their {names})"
         totals = [state.total(r) for r in state.rolls]
         before = totals[index]

@@ -217,7 +217,9 @@ def _rolls(view: Json) -> list[RenderableType]:
         who = f"{_player(roll['seat'])} rolls{_purpose(roll)}"
         now = outcome(view["rolls"], n - 1)
         now = f" [italic]({now})[/]" if now else ""
-        lines.append(Text.from_markup(f"[bold]Roll {n}[/]: {who}: {faces}  {roll_text(roll)}{now}"))
+        lines.append(
+            Text.from_markup(f"[bold]Roll {n}[/]: {who}: {faces}  {roll_text(roll)}{now}")
+        )
     named = any(roll.get("for") for roll in view["rolls"])
     for h in view["hero_rolls"]:
         text = f"{_player(h['seat'])} rolls for {_name_of(view, h['hero'], need=True)}"

@@ -35,11 +35,7 @@ class RageEncoding:
             Action("disengage"),
         ]
         self.size = (
-            len(DECISIONS)
-            + PLANES * cells
-            + SCALARS
-            + 6
-            + skeletons * SKELETON_FIELDS
+            len(DECISIONS) + PLANES * cells + SCALARS + 6 + skeletons * SKELETON_FIELDS
             + 2 * skeletons
         )
 

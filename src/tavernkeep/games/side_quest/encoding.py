@@ -21,33 +21,12 @@ from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack
 
 DECISIONS = (
-    "turn",
-    "hero",
-    "weapon",
-    "enter",
-    "equip",
-    "hit",
-    "boost",
-    "reroll",
-    "push",
-    "walk",
-    "wound",
-    "target",
-    "trade",
-    "monster",
+    "turn", "hero", "weapon", "enter", "equip", "hit", "boost", "reroll", "push",
+    "walk", "wound", "target", "trade", "monster",
 )
 PLAIN = ("loot", "trade", "end", "done", "keep", "ability")
 BY_CARD = (
-    "weapon",
-    "pickup",
-    "rescue",
-    "key",
-    "drop",
-    "use",
-    "cast",
-    "hit",
-    "target",
-    "reroll",
+    "weapon", "pickup", "rescue", "key", "drop", "use", "cast", "hit", "target", "reroll",
 )
 BY_PLACE = ("enter", "move", "attack", "push", "step", "boost", "wound")
 SHOWN = frozenset({"enter", "move", "attack", "push", "step", "wound"})
@@ -75,13 +54,8 @@ class SideQuestEncoding:
         actions += [Action("equip", *pair) for pair in combinations(sorted(weapons), 2)]
         self.actions = actions
         self.size = (
-            len(DECISIONS)
-            + SCALARS
-            + self.row * 2
-            + ids * self.row
-            + ids
-            + players * SEAT_FIELDS
-            + ids * players * 2
+            len(DECISIONS) + SCALARS + self.row * 2 + ids * self.row + ids
+            + players * SEAT_FIELDS + ids * players * 2
         )
 
     def encode(self, view: dict[str, Any], seat: int) -> npt.NDArray[np.float32]:
