@@ -240,3 +240,28 @@ def test_processes_starting_at_once_on_a_new_database_create_it_once(postgres_ur
     with engine.connect() as conn:
         assert conn.execute(text("SELECT value FROM meta")).scalars().all() == [str(SCHEMA)]
     engine.dispose()
+
+
+def test_who_is_here_is_said_again_after_the_database_missed_it(
+    pair: tuple[Any, Any], tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    a, b = pair
+    storage = b.app.state.tavern.storage
+    settle = storage.settle
+    failed: list[int] = []
+
+    def once_lost(present: Any, released: Any) -> None:
+        if not failed:
+            failed.append(1)
+            raise OperationalError("INSERT", {}, Exception("the database restarted"))
+        settle(present, released)
+
+    monkeypatch.setattr(storage, "settle", once_lost)
+    data = tk.create(a, seats=["human", "human", "bot:random"], options=SHORT, seed=6)
+    tid, tokens = data["id"], tk.tokens(data)
+    with tk.join(a, tid, 0, tokens[0]) as zero, tk.join(b, tid, 1, tokens[1]):
+        seen = zero.until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"])
+        assert seen["seats"][1]["connected"]
+    assert failed == [1]

@@ -103,8 +103,17 @@ class Peers:
         try:
             await self.call(self.storage.settle, present, released)
         except Exception:
-            # Said again at the next change; a lease not let go lapses with this process.
+            # The database is away, say: kept (with what changed since on top) and tried
+            # again shortly.
             log.exception("telling the other servers who is here failed")
+            self.present = {**present, **self.present}
+            self.released |= set(released)
+            await asyncio.sleep(RECONNECT)
+            self._settle_again()
+
+    def _settle_again(self) -> None:
+        self.settling = None
+        self._settle_soon()
 
     async def start(self) -> None:
         """Beat once (so this process counts as alive before it takes a lease) and start
