@@ -271,6 +271,9 @@ def play_and_read(server: Any, ui: Any, looks: Looks, game: str) -> None:
     spectator = context.new_page()
     spectator.goto(server.url(created["spectate"] + "#watch"))
     version = server.get(f"/api/tables/{created['id']}")["actions"]
+    # Every table here has a chosen deal, which the seats panel says once it is drawn:
+    # read the page after that, not while its panel is still coming (a CI run caught it).
+    spectator.locator("#table-rules li").first.wait_for()
     spectator.wait_for_function(STILL, arg=version)
     looks.read(spectator, f"{game}-watch")
 
