@@ -758,6 +758,12 @@ class Tavern:
         room.kept = self.peers is None
         return room
 
+    def _rebuilt(self, room: Room, **changed: Any) -> tuple[Match, list[Event]]:
+        """The table's match replayed from its record with `changed` (other seats, fewer
+        or more actions), and every event of it: for a start, a take-back, a catch-up."""
+        record = room.match.record.model_copy(update=changed)
+        return Match.from_record(room.game, record, self.agents_for(room.game, record.seats))
+
     def _lease_from(self, room: Room, stored: StoredTable) -> None:
         """Whose the table's bots and clocks are, as storage says (several processes)."""
         if self.peers is not None:
@@ -804,10 +810,7 @@ class Tavern:
         if room.sockets == 0 and not room.kept and not room.claiming:
             # Nobody is at it here, and its bots are another's: it leaves memory rather
             # than follow every move (storage brings it back if someone comes).
-            self.rooms.pop(table_id, None)
-            self._idle.pop(table_id, None)
-            if room.watch_task is not None:
-                room.watch_task.cancel()
+            self._unload(room)
             return
         self._follow(room)
 
@@ -829,27 +832,24 @@ class Tavern:
         them (every action it acknowledged was committed first), and of this process's
         own tables that left its memory on a failure."""
         for table_id in table_ids:
-            held = self.rooms.get(table_id)
-            if held is not None:
-                if not held.kept:
-                    # In memory here (someone is at it), its keeper dead: take the lease.
-                    held.keeper = None
-                    self.keeps(held)
-                continue
-            if table_id in self._unresumable:
-                continue
-            try:
-                room = await self.get_room(table_id)
-            except TavernkeepError:
-                # Its pack changed under it: it stays as it is (logged once).
-                self._unresumable.add(table_id)
-                continue
+            room = self.rooms.get(table_id)
+            loaded = room is None
             if room is None:
-                continue
-            if room.keeper != self.storage.me:
+                if table_id in self._unresumable:
+                    continue
+                try:
+                    room = await self.get_room(table_id)
+                except TavernkeepError:
+                    # Its pack changed under it: it stays as it is (logged once).
+                    self._unresumable.add(table_id)
+                    continue
+                if room is None:
+                    continue
+            if not room.kept:
                 room.keeper = None  # dead: `keeps` asks for the lease, which has lapsed
                 self.keeps(room)
-            self.forget_if_idle(room)
+            if loaded:
+                self.forget_if_idle(room)
 
     async def _catch_up(self, room: Room) -> None:
         try:
@@ -875,10 +875,10 @@ class Tavern:
             return
         self._lease_from(room, stored)
         now = time.monotonic()
-        seats_before = (list(room.keys), dict(room.stand_ins), room.connected())
         # Who is at the table on other processes: a person gone from every process is a
         # leaver whose grace starts now; one back is no leaver.
         was = room.connected()
+        seats_before = (list(room.keys), dict(room.stand_ins), was)
         room.remote = set(stored.present)
         is_now = room.connected()
         for seat in was - is_now:
@@ -896,10 +896,7 @@ class Tavern:
         if room.waiting and stored.status != "waiting":
             # Begun: its open seats taken, or the host's word.
             seats = list(stored.record.seats)
-            record = room.match.record.model_copy(update={"seats": seats})
-            room.match, room.log = Match.from_record(
-                room.game, record, self.agents_for(room.game, seats)
-            )
+            room.match, room.log = self._rebuilt(room, seats=seats)
             room.seats, room.waiting = seats, False
             room.asked_wall = stored.updated_at
         resync = False
@@ -916,10 +913,7 @@ class Tavern:
                     room.broadcast_chat(line)
         if stored.revision != room.revision:
             if resync:
-                record = room.match.record.model_copy(update={"actions": stored.record.actions})
-                room.match, room.log = Match.from_record(
-                    room.game, record, self.agents_for(room.game, room.seats)
-                )
+                room.match, room.log = self._rebuilt(room, actions=stored.record.actions)
                 room.stood_in = dict(stored.stood_in)
                 room.takebacks.clear()
             else:
@@ -1155,27 +1149,23 @@ class Tavern:
         )
         self._said(room, line)
 
-    def _noted(self, room: Room, line: ChatLine) -> None:
-        """Keep a notice in the table's chat in memory, for a resync that follows to
-        show; after the lines before it that another process kept, read from storage."""
+    def _noted(self, room: Room, line: ChatLine) -> bool:
+        """Keep a kept line in the table's chat in memory, in the chat's order: whether
+        it was added now. Not if it was shown (caught up from storage while it was
+        written); not yet if another process kept lines before it, which a catch-up reads
+        from storage first, then this one."""
         if line.index == room.chat_count:
             room.chat.append(line)
             room.chat_count += 1
-        elif line.index > room.chat_count:
+            return True
+        if line.index > room.chat_count:
             self._follow(room)
+        return False
 
     def _said(self, room: Room, line: ChatLine) -> None:
-        """Show a kept line of the chat to everyone at the table, in the chat's order:
-        unless it was shown (caught up from storage while it was written), and after the
-        lines before it that another process kept (read from storage first)."""
-        if line.index < room.chat_count:
-            return
-        if line.index > room.chat_count:
-            self._follow(room)  # the catch-up shows the lines between, then this one
-            return
-        room.chat.append(line)
-        room.chat_count = line.index + 1
-        room.broadcast_chat(line)
+        """Show a kept line of the chat to everyone at the table, once and in order."""
+        if self._noted(room, line):
+            room.broadcast_chat(line)
 
     async def join_open(self, table_id: str) -> tuple[int, str] | None:
         """Take the first open seat nobody has: the seat and this browser's credential
@@ -1228,10 +1218,8 @@ class Tavern:
         room = self.rooms.get(table_id)
         if room is not None:
             async with room.lock:
-                game = room.game
-                record = room.match.record.model_copy(update={"seats": seats})
-                match, events = Match.from_record(game, record, self.agents_for(game, seats))
-                room.match, room.log, room.seats = match, events, seats
+                room.match, room.log = self._rebuilt(room, seats=seats)
+                room.seats = seats
                 room.waiting = False
                 room.asked_wall = time.time()
                 self._noted(room, line)
@@ -1295,20 +1283,14 @@ class Tavern:
                     "rolled no die and showed you no hidden card"
                 )
             index, _, label = room.takebacks.pop()
-            record = room.match.record.model_copy(
-                update={"actions": room.match.record.actions[:index]}
-            )
-            match, events = Match.from_record(
-                room.game, record, self.agents_for(room.game, room.seats)
-            )
+            match, events = self._rebuilt(room, actions=room.match.record.actions[:index])
             who = person_name(room.keys[seat], seat)
             notice = self.notice_line(f"{who} took back: {label}")
             try:
                 line = await self.db(self.storage.take_back, room.id, index, notice, room.revision)
             except Refused:
                 room.takebacks.append((index, seat, label))
-                await self._reconcile(room, await self.db(self.storage.load, room.id))
-                raise Moved("the table has moved on since that choice; choose again") from None
+                raise await self._moved(room) from None
             room.revision += 1
             room.match = match
             room.log = events
@@ -1671,7 +1653,7 @@ class Tavern:
         game.apply(trial, action, False)
         ended = game.result(trial) if game.actor(trial) is None else None
         result = ended.to_json() if ended is not None else None
-        undoable = self._undoable(room, seat, action, person)
+        undoable = self._undoable(room, seat, action, person, trial)
         by = seat if stand_in else None
         now = time.time()
         clock = room.settings.clock
@@ -1695,24 +1677,33 @@ class Tavern:
         except (Refused, IntegrityError):
             # Another writer took this turn (its action holds the index, if the table's
             # revision did not already say so).
-            await self._reconcile(room, await self.db(self.storage.load, room.id))
-            raise Moved("the table has moved on since that choice; choose again") from None
+            raise await self._moved(room) from None
         room.revision += 1
         if bank is not None:
             room.keys[seat] = replace(room.keys[seat], clock=bank[1])
         room.asked_wall = now
         self._apply(room, seat, action, stand_in, undoable)
 
-    def _undoable(self, room: Room, seat: int, action: Action, person: bool) -> str | None:
+    async def _moved(self, room: Room) -> Moved:
+        """Another writer took the table's turn: catch up from storage (under the lock),
+        and the error that says so."""
+        await self._reconcile(room, await self.db(self.storage.load, room.id))
+        return Moved("the table has moved on since that choice; choose again")
+
+    def _undoable(
+        self, room: Room, seat: int, action: Action, person: bool, after: Any = None
+    ) -> str | None:
         """The label of a person's own decision that told them nothing, which they may
         take back while the decision stays theirs (Board Game Arena's rule); None for any
-        other, which ends that chance."""
+        other, which ends that chance. `after` is the state the action leads to, if the
+        caller has tried it already."""
         if not person:
             return None
         game, state = room.game, room.match.state
-        trial = game.clone(state)
-        game.apply(trial, action, False)
-        if game.actor(trial) != seat:
+        if after is None:
+            after = game.clone(state)
+            game.apply(after, action, False)
+        if game.actor(after) != seat:
             return None
         if not tells_nothing(game, state, seat, action, Rng(random_seed())):
             return None

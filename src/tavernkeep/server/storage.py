@@ -196,6 +196,11 @@ DB_NOW = cast(extract("epoch", func.clock_timestamp()), Float)
 """Now by the database's clock: every process's leases are timed by one clock, whatever
 the hosts' own say."""
 
+KEEPER_ALIVE = (
+    select(servers.c.id).where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW).exists()
+)
+"""Whether a table's keeper is a live server process (its heartbeat ahead of now)."""
+
 UNFINISHED = ("playing", "waiting")
 """The statuses of a table not over: played, or waiting for people to take its open seats."""
 
@@ -961,18 +966,13 @@ class Storage:
     def take_lease(self, table_id: str) -> bool:
         """Become the process that runs the table's bots and clocks, unless a live one is:
         one conditional update, so two processes asking at once cannot both win it."""
-        alive = (
-            select(servers.c.id)
-            .where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW)
-            .exists()
-        )
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(tables)
                 .where(
                     tables.c.id == table_id,
                     tables.c.status.in_(UNFINISHED),
-                    (tables.c.keeper.is_(None)) | (tables.c.keeper == self.me) | ~alive,
+                    (tables.c.keeper.is_(None)) | (tables.c.keeper == self.me) | ~KEEPER_ALIVE,
                 )
                 .values(keeper=self.me)
             )
@@ -981,11 +981,6 @@ class Storage:
     def lapsed(self, limit: int) -> list[str]:
         """Tables in play whose keeper is dead (its heartbeat lapsed: kill -9, say), which
         a live process takes over so their bots and clocks go on there."""
-        alive = (
-            select(servers.c.id)
-            .where(servers.c.id == tables.c.keeper, servers.c.until >= DB_NOW)
-            .exists()
-        )
         with self.engine.connect() as conn:
             return list(
                 conn.execute(
@@ -994,7 +989,7 @@ class Storage:
                         tables.c.status == "playing",
                         tables.c.keeper.is_not(None),
                         tables.c.keeper != self.me,
-                        ~alive,
+                        ~KEEPER_ALIVE,
                     )
                     .limit(limit)
                 ).scalars()
