@@ -224,6 +224,17 @@ def test_several_server_processes_on_sqlite_is_one_line_and_stores_nothing(
     assert not database.exists()
 
 
+def test_several_server_processes_on_an_unreachable_database_is_one_line_at_once() -> None:
+    # Port 1 on loopback: nothing listens, so each connection is refused at once. The
+    # processes are never started, to fail and be started again for ever.
+    url = "postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2"
+    done = command(
+        ["serve", "--workers", "2", "--port", str(free_port()), "--database-url", url], timeout=60
+    )
+    line = one_line_error(done.returncode, done.stderr)
+    assert "cannot open database" in line and "secret" not in line
+
+
 # -- simulate --ray to nowhere ---------------------------------------------------------------
 
 

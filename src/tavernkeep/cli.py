@@ -629,7 +629,7 @@ def serve(
     from tavernkeep.server.app import create_app, run
     from tavernkeep.server.rooms import Limits
     from tavernkeep.server.search import SearchLimits, default_workers
-    from tavernkeep.server.storage import normalise_url, safe_url
+    from tavernkeep.server.storage import Storage, normalise_url, safe_url
     from tavernkeep.server.workers import supervise
 
     if workers > 1 and not normalise_url(database_url).startswith("postgresql"):
@@ -641,6 +641,9 @@ def serve(
         # The address first: a busy port must not leave a new database file behind.
         check_listening(host, port)
     if workers > 1:
+        # The database first, here: a bad URL is one line, not N processes started again
+        # and again; and a new database is made once, before they start.
+        Storage(database_url).close()
         # Each process is `serve` again, on the same port (SO_REUSEPORT: the kernel
         # spreads new connections among them), kept running by this one.
         params = dict(ctx.params)
