@@ -5,11 +5,14 @@ so a restarted server's go on where they were."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tavernkeep.engine.actions import Action
 from tavernkeep.server.app import create_app
 
 SEATS = ["human", "bot:random", "human"]
@@ -118,3 +121,74 @@ def test_a_clock_that_is_not_one_is_refused(
     with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
         refused = tk.create(client, 400, seats=SEATS, settings={"clock": clock})
         assert "clock" in refused["error"] and "\n" not in refused["error"]
+
+
+def test_a_person_back_while_a_bot_moves_keeps_the_minute_given_back(
+    sqlite_url: str, tk: Any
+) -> None:
+    """A CI run clicked "I'm back" while the other seat's bot was committing its move: the
+    move landed between the stand-in leaving and the clock being given back, found the
+    person deciding on an empty clock, and ran them out of time again at once."""
+    settings = {
+        "clock": {"kind": "real_time", "seconds": 1.0},
+        "stand_in": "bot:random",
+        "grace_seconds": None,
+    }
+    with TestClient(create_app(sqlite_url, bot_delay=0.3)) as client:
+        tavern = client.app.state.tavern  # type: ignore[attr-defined]
+        options = {**SHORT, "two_player": True}
+        data = tk.create(client, seats=["human", "bot:random"], options=options, settings=settings)
+        tid, tokens = data["id"], tk.tokens(data)
+        with tk.join(client, tid, 0, tokens[0]) as zero:
+            zero.until(lambda m: m["type"] == "seats" and m["seats"][0].get("away"))
+            room = tavern.rooms[tid]
+            game = room.game
+            # The storage thread is held, so that a move of the bot's is committing when
+            # the person says they are back: one that hands the decision back to them.
+            deadline = time.monotonic() + 10.0
+            while True:
+                zero.until_state(lambda s: s["actor"] == 1)
+                gate = threading.Event()
+                tavern.writer.submit(gate.wait, 10.0)
+                while not tavern.commits._waiting and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                assert tavern.commits._waiting, "the bot's move never reached storage"
+                trial = game.clone(room.match.state)
+                game.apply(trial, Action.parse(tavern.commits._waiting[0][0].action), False)
+                if game.actor(trial) == 0:
+                    break
+                gate.set()
+            # And the return's own write is slow, so that the move lands within it.
+            set_away = tavern.storage.set_away
+
+            def slowly(*args: Any) -> None:
+                time.sleep(0.3)
+                set_away(*args)
+
+            tavern.storage.set_away = slowly
+            zero.send({"type": "back"})
+            while 0 in room.stand_ins and time.monotonic() < deadline:
+                time.sleep(0.01)
+            gate.set()
+            # The bot's move and the person's return are both told, in either order.
+            told = {"state": False, "back": False}
+            while not all(told.values()):
+                message = zero.recv()
+                assert "ran out of time" not in str(message.get("line")), message
+                if message["type"] == "state" and message["actor"] == 0:
+                    told["state"] = True
+                if message["type"] == "chat" and "is back" in message["line"]["text"]:
+                    told["back"] = True
+            # Before the fix a stand-in came back at once: said, and shown on the seat.
+            later = time.monotonic() + 0.5
+            while (wait := later - time.monotonic()) > 0:
+                try:
+                    message = zero.recv(wait)
+                except TimeoutError:
+                    break
+                assert "ran out of time" not in str(message.get("line")), message
+                for shown in message.get("seats", []):
+                    assert "away" not in shown, message
+            seat = client.get(f"/api/tables/{tid}").json()["seats"][0]
+            assert "away" not in seat
+            assert 50 < seat["clock"]["left"] <= 60

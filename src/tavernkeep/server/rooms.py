@@ -1399,15 +1399,18 @@ class Tavern:
             return
         if why == "left" and room.present(seat):
             return
+        # The stand-in and its clock change together, before anything is awaited: a move
+        # or a return landing meanwhile sees both or neither.
         room.stand_ins[seat] = why
         room.touched += 1
         room.waited = version
+        clock = room.settings.clock
+        run_out = why == "out of time" and clock is not None and clock.kind == "real_time"
+        if run_out:
+            room.keys[seat] = replace(room.keys[seat], clock=0.0)
         who = person_name(room.keys[seat], seat)
-        await self.db(self.storage.set_away, room.id, seat, why)
+        await self.db(self.storage.set_away, room.id, seat, why, 0.0 if run_out else None)
         if why == "out of time":
-            if room.settings.clock is not None and room.settings.clock.kind == "real_time":
-                room.keys[seat] = replace(room.keys[seat], clock=0.0)
-                await self.db(self.storage.set_clock, room.id, seat, 0.0)
             said = f"{who} ran out of time: {room.stand_in} plays their seat until"
             said += " they are back"
         else:
@@ -1430,15 +1433,21 @@ class Tavern:
         clock ran out): no bot plays for them now. Back from running out of time, their
         clock is given `BACK_TIME` to go on with."""
         back = [held for held in self.held_with(room, seat) if held in room.stand_ins]
+        clock = room.settings.clock
+        banks: dict[int, float | None] = {}
+        # Every seat's stand-in and clock change here before anything is awaited: a bot's
+        # move landing meanwhile (this runs without the table's lock) must not find the
+        # person deciding on an empty clock, and run them out of time again at once.
         for held in back:
             away = room.stand_ins.pop(held)
             room.touched += 1
-            await self.db(self.storage.set_away, room.id, held, None)
-            clock = room.settings.clock
+            banks[held] = None
             if away == "out of time" and clock is not None and clock.kind == "real_time":
-                bank = max(room.keys[held].clock or 0.0, BACK_TIME)
-                room.keys[held] = replace(room.keys[held], clock=bank)
-                await self.db(self.storage.set_clock, room.id, held, bank)
+                given = max(room.keys[held].clock or 0.0, BACK_TIME)
+                room.keys[held] = replace(room.keys[held], clock=given)
+                banks[held] = given
+        for held, bank in banks.items():
+            await self.db(self.storage.set_away, room.id, held, None, bank)
             await self.notice(
                 room.id, f"{person_name(room.keys[held], held)} is back and plays their seat"
             )

@@ -531,16 +531,6 @@ class Storage:
             self._notify(conn, table_id)
             return self._add_chat(conn, table_id, notice)
 
-    def set_clock(self, table_id: str, seat: int, left: float) -> None:
-        """Set the seconds left on a seat's clock (run out, or given back to its person)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(seat_keys)
-                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
-                .values(clock=left)
-            )
-            self._notify(conn, table_id)
-
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         """Name a seat's person: kept with the table, so its record and a restarted
         server still say who sat there."""
@@ -552,13 +542,20 @@ class Storage:
             )
             self._notify(conn, table_id)
 
-    def set_away(self, table_id: str, seat: int, away: str | None) -> None:
-        """Say why a stand-in plays a seat now (None: its person plays it again)."""
+    def set_away(
+        self, table_id: str, seat: int, away: str | None, clock: float | None = None
+    ) -> None:
+        """Say why a stand-in plays a seat now (None: its person plays it again), and with
+        it the seconds left on its clock if those change too (run out, or given back): one
+        write, so storage never holds one without the other."""
+        values: dict[str, Any] = {"away": away}
+        if clock is not None:
+            values["clock"] = clock
         with self.engine.begin() as conn:
             conn.execute(
                 update(seat_keys)
                 .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
-                .values(away=away)
+                .values(**values)
             )
             self._notify(conn, table_id)
 
