@@ -152,9 +152,12 @@ def _hide_differently(game: str, state: Any, seat: int) -> None:
     state.rng = Rng(424242)
 
 
+@pytest.mark.parametrize("observe", ["direct", "view"])
 @pytest.mark.parametrize(("game", "players"), [(g, c[-1]) for g, c in GAMES.items()])
-def test_observation_ignores_what_the_seat_cannot_see(game: str, players: int) -> None:
-    table = Table(game, players=players)
+def test_observation_ignores_what_the_seat_cannot_see(
+    game: str, players: int, observe: str
+) -> None:
+    table = Table(game, players=players, observe=observe)
 
     def check(table: Table, seat: int) -> None:
         for watcher in range(table.players):
@@ -210,6 +213,8 @@ def test_bad_options_are_one_line_errors() -> None:
         gym_env("hack-and-slash", opponents=["bot:random"], players=3)
     with pytest.raises(ConfigError, match="reward must be"):
         aec_env("rage", reward="points")
+    with pytest.raises(ConfigError, match="observe must be 'direct' or 'view', not 'state'"):
+        gym_env("rage", observe="state")
 
 
 def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

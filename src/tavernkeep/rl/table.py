@@ -1,14 +1,19 @@
 """What the AEC and Gymnasium environments share: one game, its encoding, its rewards.
 
 A `Table` holds a game being played and answers in the numbers an agent uses: the
-observation of a seat (from `view` only, never the state), the action mask, the index
-of an action and the rewards at the end.
+observation of a seat, the action mask, the index of an action and the rewards at the end.
+
+An observation is the seat's `view` encoded (`Encoding.encode`), the reference that can
+show nothing the seat may not see. A game's encoding may also encode straight from the
+state for the seat (`encode_state`), skipping the view's dictionaries; it is used only
+because tests/rl/test_direct_encoders.py shows it equal, element for element, to the
+view-built one on random positions of every seat and player count, and the secrecy test
+runs on both. `Table(..., observe="view")` asks for the reference.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -17,8 +22,8 @@ import numpy.typing as npt
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction
-from tavernkeep.engine.game import Game, Result
-from tavernkeep.games import REGISTRY, get_game
+from tavernkeep.engine.game import Result
+from tavernkeep.games import encoding_of, get_game
 
 Reward = Literal["win", "margin"]
 Vector = npt.NDArray[np.float32]
@@ -36,10 +41,13 @@ class Encoding(Protocol):
     def encode(self, view: dict[str, Any], seat: int) -> Vector: ...
 
 
-def encoding_of(game: Game[Any, Any], config: Any, pack: Any) -> Encoding:
-    module = REGISTRY[game.name].partition(":")[0] + ".encoding"
-    made: Encoding = importlib.import_module(module).make_encoding(config, pack)
-    return made
+class DirectEncoding(Encoding, Protocol):
+    """An encoding that also reads the state for a seat directly (proven equal to the view)."""
+
+    def encode_state(self, state: Any, seat: int) -> Vector: ...
+
+
+Observe = Literal["direct", "view"]
 
 
 class Table:
@@ -50,16 +58,22 @@ class Table:
         game: str,
         reward: str = "win",
         pack: str | Path | None = None,
+        observe: str = "direct",
         **options: Any,
     ) -> None:
         if reward not in ("win", "margin"):
             raise ConfigError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if observe not in ("direct", "view"):
+            raise ConfigError(f"observe must be 'direct' or 'view', not {observe!r}")
         self.game = get_game(game)
         self.reward: Reward = "win" if reward == "win" else "margin"
         self.config = self.game.make_config(options)
         self.pack = self.game.load_pack(pack)
         self.players: int = getattr(self.config, "players", 1)
-        self.encoding = encoding_of(self.game, self.config, self.pack)
+        self.encoding: Encoding = encoding_of(self.game, self.config, self.pack)
+        direct = getattr(self.encoding, "encode_state", None) if observe == "direct" else None
+        self._direct: Callable[[Any, int], Vector] | None = direct
+        self.observe_by: Observe = "view" if direct is None else "direct"
         self.actions = list(self.encoding.actions)
         # Keyed by (kind, args), plain tuples, so that a lookup hashes in C: the game's
         # own Action objects are not the ones listed here, and Action's __hash__ and
@@ -114,6 +128,8 @@ class Table:
         return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, seat: int) -> Vector:
+        if self._direct is not None:
+            return self._direct(self.state, seat)
         return self.encoding.encode(self.game.view(self.state, seat), seat)
 
     def play(self, index: int) -> None:
