@@ -37,8 +37,8 @@ SeatOpt = Annotated[
     typer.Option(
         "--seat",
         "-s",
-        help="A seat, in turn order: human, bot:random, bot:heuristic or bot:mcts[:500|:200ms]"
-        "[:heuristic]. Repeat per player.",
+        help="A seat, in turn order: human, bot:random, bot:heuristic, bot:mcts[:500|:200ms]"
+        "[:heuristic] or bot:policy:PATH (a trained policy). Repeat per player.",
     ),
 ]
 SeedOpt = Annotated[
@@ -623,9 +623,18 @@ def serve(
             max=64,
         ),
     ] = 1,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            help="A trained policy's file that tables may seat, as bot:policy:PATH "
+            "(repeatable); no other policy is read.",
+        ),
+    ] = None,
     reuse_port: Annotated[bool, typer.Option(hidden=True)] = False,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
+    from tavernkeep.agents.policy import load_policy
     from tavernkeep.server.app import create_app, run
     from tavernkeep.server.rooms import Limits
     from tavernkeep.server.search import SearchLimits, default_workers
@@ -637,6 +646,11 @@ def serve(
             f"--workers {workers} needs PostgreSQL (--database-url postgresql://...): "
             "a SQLite database is one server process's"
         )
+    # The server reads only the policy files its operator names, each checked now: a
+    # stranger's table cannot name a file on the server's disk.
+    policies = tuple(f"bot:policy:{path}" for path in policy or [])
+    for path in policy or []:
+        load_policy(path)
     if not reuse_port:
         # The address first: a busy port must not leave a new database file behind.
         check_listening(host, port)
@@ -654,6 +668,9 @@ def serve(
             flag = "--" + name.replace("_", "-")
             if isinstance(value, bool):
                 args += [flag] if value else []
+            elif isinstance(value, list):
+                for each in value:
+                    args += [flag, str(each)]
             elif value is not None:
                 args += [flag, str(value)]
         typer.echo(
@@ -668,6 +685,7 @@ def serve(
         open_tables=max_open_tables,
         sockets_per_client=sockets_per_client,
         archive_after=archive_after_days * 86400.0,
+        policies=policies,
     )
     web = create_app(database_url, bot_delay, limits, pass_delay, warm_search=True)
     storage = web.state.tavern.storage

@@ -1,17 +1,17 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
-A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, or a search
-bot, `bot:mcts` with an optional budget, rollout, horizon and `pure` in any order:
-`bot:mcts:500` (iterations a decision), `bot:mcts:200ms` (milliseconds a decision),
-`bot:mcts:500:heuristic` (rollouts played by the game's heuristic bot; `:random`, by
-the random bot; where the spec says neither, the game's `search_rollout`),
-`bot:mcts:500:cut40` (each rollout cut after 40 actions and the position judged by
-the game's `evaluator`; where a game has one, `DEFAULT_HORIZON` is the default and
-`full` plays every rollout to its end), `bot:mcts:500:pure` (no incumbent: the
-search's own choice even where the game's heuristic proposes another and the search
-cannot tell them apart). Games supply their own heuristic (`Game.heuristic_agent`) and
-evaluation (`Game.evaluator`) because good play is game knowledge; everything else here
-is game-agnostic.
+A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, a trained
+policy, `bot:policy:PATH` (agents/policy.py), or a search bot, `bot:mcts` with an
+optional budget, rollout, horizon and `pure` in any order: `bot:mcts:500` (iterations a
+decision), `bot:mcts:200ms` (milliseconds a decision), `bot:mcts:500:heuristic`
+(rollouts played by the game's heuristic bot; `:random`, by the random bot; where the
+spec says neither, the game's `search_rollout`), `bot:mcts:500:cut40` (each rollout cut
+after 40 actions and the position judged by the game's `evaluator`; where a game has
+one, `DEFAULT_HORIZON` is the default and `full` plays every rollout to its end),
+`bot:mcts:500:pure` (no incumbent: the search's own choice even where the game's
+heuristic proposes another and the search cannot tell them apart). Games supply their
+own heuristic (`Game.heuristic_agent`) and evaluation (`Game.evaluator`) because good
+play is game knowledge; everything else here is game-agnostic.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.policy import PolicyBot, load_policy
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Agent, Game
@@ -50,12 +51,18 @@ benchmarks/README.md, "Search strength")."""
 
 
 def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
-    """The bot a spec names: 'bot:random', 'bot:heuristic' or 'bot:mcts[:budget][:rollout]'."""
+    """The bot a spec names: 'bot:random', 'bot:heuristic', 'bot:mcts[:budget][:rollout]'
+    or 'bot:policy:PATH' (a trained policy's file, agents/policy.py)."""
     kind, _, rest = spec.partition(":")
     name, _, params = rest.partition(":")
+    if kind == "bot" and name == "policy":
+        if not params:
+            raise SeatError(f"seat '{spec}': name the policy file, bot:policy:PATH")
+        return PolicyBot(spec, load_policy(params), game)
     if kind != "bot" or name not in BOTS:
         raise SeatError(
-            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic or bot:mcts"
+            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic, bot:mcts "
+            "or bot:policy:PATH"
         )
     if name == "mcts":
         return _mcts(spec, params, game)
@@ -110,8 +117,7 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
                 )
             if not judges:
                 raise SeatError(
-                    f"seat '{spec}': {game.title} cannot evaluate a position to cut "
-                    "rollouts at"
+                    f"seat '{spec}': {game.title} cannot evaluate a position to cut rollouts at"
                 )
         elif part == "full":
             if horizon is not None or full:
@@ -165,7 +171,11 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     )
 
 
-def check_seat(spec: str, game: Game[Any, Any]) -> None:
-    """Raise SeatError unless `spec` names a seat this game can fill."""
-    if spec != "human":
-        make_bot(spec, game)
+def check_seat(spec: str, game: Game[Any, Any], config: Any = None, pack: Any = None) -> None:
+    """Raise SeatError unless `spec` names a seat this game can fill: with the table's
+    `config` and `pack`, a trained policy must also fit its observation and actions."""
+    if spec == "human":
+        return
+    bot = make_bot(spec, game)
+    if isinstance(bot, PolicyBot) and config is not None:
+        bot.fits(game, config, pack if pack is not None else game.load_pack(None))

@@ -38,3 +38,10 @@ def get_game(name: str) -> Game[Any, Any]:
 
 def all_games() -> list[Game[Any, Any]]:
     return [get_game(name) for name in REGISTRY]
+
+
+def encoding_of(game: Game[Any, Any], config: Any, pack: Any) -> Any:
+    """The game's fixed observation layout and action indexing for learning agents, for
+    this config and pack (games/<game>/encoding.py; `tavernkeep.rl.table.Encoding`)."""
+    module = REGISTRY[game.name].partition(":")[0] + ".encoding"
+    return importlib.import_module(module).make_encoding(config, pack)

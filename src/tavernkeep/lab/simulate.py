@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tavernkeep import build
-from tavernkeep.agents import make_bot
+from tavernkeep.agents import check_seat, make_bot
 from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.match import Match
@@ -41,6 +41,7 @@ class RowSink(Protocol):
     """Where blocks of rows go as they come: a Parquet file (`RowWriter`) or memory."""
 
     def add(self, number: int, table: pa.Table) -> None: ...
+
 
 BLOCKS_PER_WORKER = 16
 """Blocks per worker: enough to balance load and move the progress bar, few enough that
@@ -232,14 +233,15 @@ def check_batches(batches: list[Batch]) -> None:
     traceback from a worker."""
     for batch in batches:
         game = get_game(batch.game)
-        game.make_config(dict(batch.options, players=len(batch.seats)))
-        batch.load_pack()
+        config = game.make_config(dict(batch.options, players=len(batch.seats)))
+        pack = batch.load_pack()
         for spec in batch.seats:
             if spec == "human":
                 raise SeatError(
-                    "simulate seats bots only: use bot:random, bot:heuristic or bot:mcts"
+                    "simulate seats bots only: use bot:random, bot:heuristic, bot:mcts or "
+                    "bot:policy:PATH"
                 )
-            make_bot(spec, game)
+            check_seat(spec, game, config, pack)
 
 
 def simulate_many(

@@ -18,7 +18,7 @@ from tavernkeep.agents import make_bot
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Agent
 from tavernkeep.engine.match import InfoSet
-from tavernkeep.engine.rng import Rng, random_seed, seat_streams
+from tavernkeep.engine.rng import Rng, seat_streams
 from tavernkeep.games import get_game
 from tavernkeep.rl.table import Mask, Table, Vector
 
@@ -59,7 +59,10 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Vector, dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = random_seed() if seed is None else seed
+        # A reset without a seed draws the next game's from the env's own generator
+        # (Gymnasium's `np_random`, seeded by the last seeded reset), so that a run seeded
+        # once plays the same games again, and a vector env the games of its single envs.
+        game_seed = int(self.np_random.integers(2**63)) if seed is None else seed
         self.table.reset(game_seed)
         self._rngs = seat_streams(game_seed, self.table.players)
         self._bots_play()

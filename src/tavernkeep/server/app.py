@@ -28,7 +28,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavernkeep.agents import BOTS, LOBBY_MCTS
-from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
+from tavernkeep.agents.policy import load_policy
+from tavernkeep.engine.errors import IllegalAction, RecordError, SeatError, TavernkeepError
 from tavernkeep.games import all_games, game_names, get_game
 from tavernkeep.server import replays
 from tavernkeep.server.guards import (
@@ -140,6 +141,14 @@ def game_file(name: str, path: str) -> Path | None:
     return target if target.is_file() else None
 
 
+def policy_game(spec: str) -> str | None:
+    """The game a server's trained policy plays (None if its file has gone since)."""
+    try:
+        return load_policy(spec.removeprefix("bot:policy:")).game
+    except SeatError:
+        return None
+
+
 def create_app(
     database_url: str = "sqlite:///tavernkeep.db",
     bot_delay: float = 0.8,
@@ -218,6 +227,7 @@ def create_app(
                 for b in BOTS
                 if b != "heuristic" or game.heuristic_agent()
             ]
+            bots += [spec for spec in limits.policies if policy_game(spec) == game.name]
             out.append(
                 {
                     "name": game.name,

@@ -137,6 +137,9 @@ class Limits:
     archive_after: float = 14 * 86400.0
     """Seconds an unfinished table with nobody at it may go without a move before it is
     archived out of the open list: long enough for friends playing a move a day."""
+    policies: tuple[str, ...] = ()
+    """The trained policies tables may seat, each `bot:policy:PATH` as the operator named
+    it (`serve --policy`): a stranger's spec never names another file to read."""
 
 
 class RemoteSeat:
@@ -640,15 +643,21 @@ class Tavern:
                 update={"stand_in": stand_in_within(self.limits.search.millis)}
             )
         stand_in = settings.stand_in or ""
-        for spec in [*seats, stand_in]:
-            check_seat(spec, game)
-            self.limits.search.check(spec, game)
-        if stand_in == "human":
-            raise ConfigError("settings: stand_in must be a bot, e.g. 'bot:heuristic'")
         if pack is not None and ("/" in pack or "\\" in pack or pack.endswith(".toml")):
             raise ConfigError("only the built-in packs can be used on the server")
         if "players" in options:
             raise ConfigError("the player count comes from the seats")
+        for spec in [*seats, stand_in]:
+            if spec.startswith("bot:policy:") and spec not in self.limits.policies:
+                offered = ", ".join(self.limits.policies) or "none"
+                raise SeatError(f"this server seats no policy '{spec}' (it offers: {offered})")
+        config = game.make_config({**options, "players": len(seats)})
+        loaded = game.load_pack(pack)
+        for spec in [*seats, stand_in]:
+            check_seat(spec, game, config, loaded)
+            self.limits.search.check(spec, game)
+        if stand_in == "human":
+            raise ConfigError("settings: stand_in must be a bot, e.g. 'bot:heuristic'")
         people = [s for s, spec in enumerate(seats) if spec == "human"]
         here = sorted(set(device or []))
         for seat in here:

@@ -128,9 +128,14 @@ def build_agents(
     console: Console,
     render: Renderer,
     advice: bool = False,
+    options: dict[str, Any] | None = None,
+    pack: str | None = None,
 ) -> list[Agent]:
+    # The table's config and pack, so that a trained policy is checked against them too.
+    config = game.make_config({"players": len(seats), **(options or {})})
+    loaded = game.load_pack(pack)
     for spec in seats:
-        check_seat(spec, game)
+        check_seat(spec, game, config, loaded)
     names = seat_names(seats)
     return [
         HumanAgent(console, render, names, advice) if spec == "human" else make_bot(spec, game)
@@ -156,7 +161,7 @@ def play_game(
             raise RecordError(f"cannot write the record to {record_path}: {problem}")
     console = Console(highlight=False)
     render = renderer_for(game)
-    agents = build_agents(game, seats, console, render, advice)
+    agents = build_agents(game, seats, console, render, advice, options, pack)
     seed = random_seed() if seed is None else seed
     match = Match.start(game, agents, seed, options, pack, seats=seats)
     humans = [s for s, spec in enumerate(seats) if spec == "human"]

@@ -1,0 +1,211 @@
+"""A trained policy at the table: the seat spec `bot:policy:PATH`.
+
+A policy file (`.npz`, written by `save_policy`; `tavernkeep.rl.train.export` writes one
+from a trained MaskablePPO model) holds a small network's weights and what it was trained
+on: the game, its options and pack, the observation size and the action space, each
+action by its text. The bot encodes its seat's view with the game's encoding (the
+view-built reference, so a bot at a table reads nothing its view does not show), runs the
+network in numpy and plays the legal action it scores highest. Playing needs no torch:
+a person plays a trained agent with the core install, and the lab runs it at numpy speed.
+
+A policy plays only tables whose action space and observation are the ones it learned
+(the game, its player count, its pack): `PolicyBot.fits` says which differs, before any
+game is played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavernkeep.engine.actions import Action
+from tavernkeep.engine.errors import SeatError, TavernkeepError
+from tavernkeep.engine.game import Game
+from tavernkeep.games import encoding_of
+
+FORMAT = "tavernkeep-policy"
+VERSION = 1
+ACTIVATIONS = ("tanh", "relu")
+MAX_BYTES = 64 * 1024 * 1024
+"""A policy file larger than this is refused unread: these networks are kilobytes."""
+
+Array = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A network from observations to one score an action, and what it was trained on."""
+
+    game: str
+    options: dict[str, Any]
+    pack: str | None
+    size: int
+    """The observation's length."""
+    actions: tuple[str, ...]
+    """The action space, each action's text at its index."""
+    layers: tuple[tuple[Array, Array], ...]
+    """(weights, bias) of each linear layer, weights shaped (outputs, inputs)."""
+    activation: str
+    """Between layers (not after the last)."""
+    about: dict[str, Any]
+    """Whatever the trainer noted (steps, seed, library versions): shown, never used."""
+
+    def scores(self, observation: Array) -> Array:
+        x = observation
+        last = len(self.layers) - 1
+        for i, (weights, bias) in enumerate(self.layers):
+            x = weights @ x + bias
+            if i < last:
+                x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        return x
+
+
+def save_policy(path: str | Path, policy: Policy) -> None:
+    """Write `policy` to `path` (an .npz file): the network and a JSON header."""
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": policy.game,
+        "options": policy.options,
+        "pack": policy.pack,
+        "size": policy.size,
+        "actions": list(policy.actions),
+        "activation": policy.activation,
+        "layers": len(policy.layers),
+        "about": policy.about,
+    }
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+    for i, (weights, bias) in enumerate(policy.layers):
+        arrays[f"w{i}"] = np.asarray(weights, dtype=np.float32)
+        arrays[f"b{i}"] = np.asarray(bias, dtype=np.float32)
+    with open(path, "wb") as out:
+        np.savez(out, **arrays)
+
+
+def load_policy(path: str | Path) -> Policy:
+    """The policy in `path`; SeatError, one line, if it is missing or not a policy."""
+    try:
+        stat = os.stat(path)
+    except OSError as missing:
+        reason = (missing.strerror or "cannot be read").lower()
+        raise SeatError(f"bot:policy:{path}: {reason}") from None
+    return _load(os.path.realpath(path), stat.st_mtime_ns, stat.st_size, str(path))
+
+
+@lru_cache(maxsize=16)
+def _load(real: str, mtime: int, size: int, shown: str) -> Policy:
+    # Cached by file and modification time: a lab's thousands of games, or a server's
+    # tables, read a policy once; a policy trained again is read again.
+    where = f"bot:policy:{shown}"
+    if size > MAX_BYTES:
+        raise SeatError(f"{where}: {size:,} bytes is too large for a policy file")
+    try:
+        with np.load(real, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                raise SeatError(f"{where}: not a tavernkeep policy file")
+            if meta.get("version") != VERSION:
+                raise SeatError(
+                    f"{where}: policy format version {meta.get('version')!r}; "
+                    f"this tavernkeep reads version {VERSION}"
+                )
+            layers = tuple(
+                (as_floats(data[f"w{i}"]), as_floats(data[f"b{i}"]))
+                for i in range(int(meta["layers"]))
+            )
+            policy = Policy(
+                game=str(meta["game"]),
+                options=dict(meta["options"]),
+                pack=None if meta["pack"] is None else str(meta["pack"]),
+                size=int(meta["size"]),
+                actions=tuple(str(a) for a in meta["actions"]),
+                layers=layers,
+                activation=str(meta["activation"]),
+                about=dict(meta.get("about") or {}),
+            )
+    except SeatError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as bad:
+        # np.load's zip and format errors, a missing array or header field.
+        reason = str(bad).splitlines()[0] if str(bad) else type(bad).__name__
+        raise SeatError(f"{where}: not a readable policy file ({reason})") from None
+    _check_shapes(policy, where)
+    return policy
+
+
+def as_floats(array: Any) -> Array:
+    return np.array(array, dtype=np.float32)
+
+
+def _check_shapes(policy: Policy, where: str) -> None:
+    if policy.activation not in ACTIVATIONS:
+        raise SeatError(f"{where}: unknown activation {policy.activation!r}")
+    if not policy.layers:
+        raise SeatError(f"{where}: the network has no layers")
+    inputs = policy.size
+    for i, (weights, bias) in enumerate(policy.layers):
+        if weights.ndim != 2 or weights.shape[1] != inputs or bias.shape != (weights.shape[0],):
+            raise SeatError(f"{where}: layer {i} does not fit the one before it")
+        if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+            raise SeatError(f"{where}: layer {i} holds a number that is not finite")
+        inputs = weights.shape[0]
+    if inputs != len(policy.actions):
+        raise SeatError(
+            f"{where}: the network scores {inputs} actions but names {len(policy.actions)}"
+        )
+
+
+class PolicyBot:
+    """Plays the legal action a trained policy scores highest, from its seat's view."""
+
+    def __init__(self, spec: str, policy: Policy, game: Game[Any, Any]) -> None:
+        self.name = spec
+        self.policy = policy
+        if policy.game != game.name:
+            raise SeatError(f"{spec}: a policy for {policy.game}, not {game.name}")
+        try:
+            config = game.make_config(dict(policy.options))
+            pack = game.load_pack(policy.pack)
+        except TavernkeepError as bad:
+            raise SeatError(f"{spec}: the table it was trained at cannot be set: {bad}") from None
+        self.encoding = encoding_of(game, config, pack)
+        self._check(self.encoding, "its own options")
+        self.index = {(a.kind, a.args): i for i, a in enumerate(self.encoding.actions)}
+
+    def _check(self, encoding: Any, table: str) -> None:
+        texts = tuple(action.text for action in encoding.actions)
+        if encoding.size != self.policy.size or texts != self.policy.actions:
+            trained = ", ".join(f"{k}={v}" for k, v in sorted(self.policy.options.items()))
+            raise SeatError(
+                f"{self.name} cannot play {table}: it was trained on "
+                f"{self.policy.game} ({trained or 'default options'}, pack "
+                f"{self.policy.pack or 'built-in'}), whose observation ({self.policy.size}) "
+                f"and actions ({len(self.policy.actions)}) differ from this table's "
+                f"({encoding.size} and {len(texts)})"
+            )
+
+    def fits(self, game: Game[Any, Any], config: Any, pack: Any) -> None:
+        """SeatError, naming the difference, unless a table of `config` and `pack` has
+        the observation and action space this policy was trained on."""
+        self._check(encoding_of(game, config, pack), "this table")
+
+    def choose(self, info: Any) -> Action:
+        observation = self.encoding.encode(info.view(), info.seat)
+        scores = self.policy.scores(observation)
+        legal: list[Action] = info.legal_actions()
+        best, best_score = legal[0], -np.inf
+        for action in legal:
+            found = self.index.get((action.kind, action.args))
+            if found is None:
+                raise SeatError(f"{self.name}: '{action.text}' is not in its action space")
+            if scores[found] > best_score:
+                best, best_score = action, scores[found]
+        return best

@@ -1,0 +1,315 @@
+"""Training an agent with sb3-contrib's MaskablePPO, and saving it to play at any table.
+
+Optional: `pip install tavernkeep[train]` (sb3-contrib, Stable-Baselines3 and CPU torch).
+MaskablePPO is PPO that never samples an action the mask forbids: our games offer a few
+legal actions among dozens, and a learner that must first learn which are legal wastes
+most of its samples. Stable-Baselines3 is the well-kept, documented, tested choice for
+single-learner PPO on CPU; nothing here reimplements it.
+
+- `learner_env` wraps our `TavernVectorEnv` in Stable-Baselines3's VecEnv API (with
+  `action_masks`, which MaskablePPO asks for), so that training steps a batch of games,
+  across worker processes if asked.
+- `export` turns a trained MaskablePPO model into a policy file (agents/policy.py), which
+  `bot:policy:PATH` seats in `play`, `simulate`, `serve` and the lab, with no torch.
+- `Curve` is a training callback: at checkpoints it saves the policy so far and plays it
+  in the lab against each set of opponents, for a win rate with its 95% interval; it
+  stops training after the minutes given, and `plot` draws the learning curve.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
+
+from tavernkeep.agents.policy import Policy, save_policy
+from tavernkeep.engine.errors import ConfigError
+from tavernkeep.lab.simulate import Batch, check_batches, simulate
+from tavernkeep.lab.stats import wilson_interval
+from tavernkeep.rl.vector import TavernVectorEnv
+
+
+class LearnerEnv(VecEnv):
+    """`TavernVectorEnv` as Stable-Baselines3 steps it (its own VecEnv API)."""
+
+    def __init__(self, games: TavernVectorEnv) -> None:
+        self.games = games
+        super().__init__(games.num_envs, games.single_observation_space, games.single_action_space)
+        self._actions: np.ndarray | None = None
+        self._seed: int | None = None
+
+    def reset(self) -> np.ndarray:
+        observations, _ = self.games.reset(seed=self._seed)
+        self._seed = None
+        return observations
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        self._seed = seed
+        return [None if seed is None else seed + i for i in range(self.num_envs)]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> VecEnvStepReturn:
+        assert self._actions is not None
+        observations, rewards, terminated, truncated, infos = self.games.step(self._actions)
+        done = terminated | truncated
+        out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if "final_obs" in infos:
+            for i in np.flatnonzero(infos["_final_obs"]):
+                out[i] = dict(infos["final_info"][i])
+                out[i]["terminal_observation"] = infos["final_obs"][i]
+                out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+        return observations, rewards.astype(np.float32), done, out
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.action_masks().astype(bool)
+
+    def close(self) -> None:
+        self.games.close()
+
+    # The VecEnv API's reach into single envs: only the mask is asked for by MaskablePPO.
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [None] * len(self._indices(indices))
+        raise AttributeError(f"the learner env has no per-game attribute {attr_name!r}")
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the learner env cannot set {attr_name!r} on its games")
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(f"the learner env's games have no method {method_name!r}")
+        masks = self.action_masks()
+        return [masks[i] for i in self._indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def _indices(self, indices: Any) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+
+def learner_env(
+    game: str,
+    num_envs: int = 8,
+    opponents: list[str] | None = None,
+    workers: int = 0,
+    **options: Any,
+) -> LearnerEnv:
+    """`num_envs` games of `game` for MaskablePPO to learn seat 0 of, against `opponents`."""
+    return LearnerEnv(TavernVectorEnv(game, num_envs, opponents, workers, **options))
+
+
+def export(
+    model: Any, env: LearnerEnv, path: str | Path, about: dict[str, Any] | None = None
+) -> Path:
+    """Save a trained MaskablePPO model's policy as a policy file for `bot:policy:PATH`:
+    the policy network's linear layers and the action head, run in numpy at the table
+    (the value head is for training only)."""
+    import torch.nn as nn
+
+    policy = model.policy
+    extractor = type(policy.features_extractor).__name__
+    if extractor != "FlattenExtractor":
+        raise ConfigError(f"export: a {extractor} cannot be exported, only a flat observation")
+    activation = {nn.Tanh: "tanh", nn.ReLU: "relu"}.get(policy.activation_fn)
+    if activation is None:
+        raise ConfigError(f"export: activation {policy.activation_fn.__name__} is not tanh or relu")
+    modules = [*policy.mlp_extractor.policy_net, policy.action_net]
+    linears = [m for m in modules if isinstance(m, nn.Linear)]
+    layers = tuple(
+        (
+            linear.weight.detach().cpu().numpy().astype(np.float32),
+            linear.bias.detach().cpu().numpy().astype(np.float32),
+        )
+        for linear in linears
+    )
+    table = env.games.table
+    made = Policy(
+        game=table.game.name,
+        options=table.config.model_dump(mode="json"),
+        pack=env.games.pack,
+        size=table.encoding.size,
+        actions=tuple(action.text for action in table.actions),
+        layers=layers,
+        activation=activation,
+        about=dict(about or {}),
+    )
+    out = Path(path)
+    save_policy(out, made)
+    return out
+
+
+@dataclass(frozen=True)
+class Point:
+    """One checkpoint's win rate against one set of opponents, with its 95% interval."""
+
+    steps: int
+    minutes: float
+    against: str
+    rate: float
+    low: float
+    high: float
+
+
+def win_rate(
+    spec: str, game: str, opponents: list[str], games: int, seed: int, workers: int = 1
+) -> tuple[float, float, float]:
+    """The win rate of seat 0 played by `spec` against `opponents`, with its Wilson 95%
+    interval, over `games` lab games from `seed` (a shared win counts its share)."""
+    batch = Batch(game, (spec, *opponents), {}, None, seed)
+    check_batches([batch])
+    totals = simulate(batch, games, workers)
+    wins = float(totals.wins[0])
+    low, high = wilson_interval(wins, totals.games)
+    return wins / totals.games, low, high
+
+
+class Curve(BaseCallback):
+    """Checkpoints every `every` minutes of training: the policy saved in `folder`, and
+    its win rates against each of `against` ({label: opponents}); training stops after
+    `minutes`. The points are in `points`, printed as they come."""
+
+    def __init__(
+        self,
+        env: LearnerEnv,
+        folder: Path,
+        against: dict[str, list[str]],
+        minutes: float,
+        every: float,
+        games: int,
+        seed: int = 1,
+        workers: int = 1,
+    ) -> None:
+        super().__init__()
+        self.env, self.folder, self.against = env, folder, against
+        self.minutes, self.every, self.games, self.seed = minutes, every, games, seed
+        self.workers = workers
+        self.points: list[Point] = []
+        self._start = time.monotonic()
+        self._next = 0.0
+        self._training = 0.0
+        """Minutes spent training, checkpoints' games left out."""
+        self._since = time.monotonic()
+
+    def _on_training_start(self) -> None:
+        self._start = self._since = time.monotonic()
+        self.checkpoint()
+
+    def _on_step(self) -> bool:
+        now = time.monotonic()
+        self._training += (now - self._since) / 60
+        self._since = now
+        if self._training >= self._next:
+            self.checkpoint()
+            self._since = time.monotonic()
+        return self._training < self.minutes
+
+    def _on_training_end(self) -> None:
+        self.checkpoint()
+
+    def checkpoint(self) -> None:
+        steps = self.num_timesteps
+        if self.points and self.points[-1].steps == steps:
+            return
+        path = export(self.model, self.env, self.folder / f"policy-{steps}.npz", {"steps": steps})
+        for label, opponents in self.against.items():
+            rate, low, high = win_rate(
+                f"bot:policy:{path}",
+                self.env.games.table.game.name,
+                opponents,
+                self.games,
+                self.seed,
+                self.workers,
+            )
+            point = Point(steps, self._training, label, rate, low, high)
+            self.points.append(point)
+            print(
+                f"{point.minutes:6.1f} min {steps:>9,} steps  against {label}: "
+                f"{rate:.1%} ({low:.1%}-{high:.1%})",
+                flush=True,
+            )
+        self._next = self._training + self.every
+
+
+def plot(points: list[Point], references: dict[str, float], title: str, path: Path) -> None:
+    """The learning curve: each opponent set's win rate by training minutes, with its
+    interval, and the reference rates (another bot's) as dashed lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for label in dict.fromkeys(p.against for p in points):
+        mine = [p for p in points if p.against == label]
+        x = [p.minutes for p in mine]
+        axes.plot(x, [p.rate for p in mine], marker="o", label=f"policy against {label}")
+        axes.fill_between(x, [p.low for p in mine], [p.high for p in mine], alpha=0.2)
+    for label, rate in references.items():
+        axes.axhline(rate, linestyle="--", color="grey")
+        axes.annotate(f"{label}: {rate:.1%}", (0, rate), va="bottom", fontsize=8)
+    axes.set(xlabel="minutes of training", ylabel="win rate (95% interval)", title=title)
+    axes.set_ylim(0, 1)
+    axes.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def write_points(points: list[Point], path: Path) -> None:
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["steps", "minutes", "against", "rate", "low", "high"])
+        for p in points:
+            writer.writerow([p.steps, f"{p.minutes:.2f}", p.against, p.rate, p.low, p.high])
+
+
+def train(
+    game: str,
+    opponents: list[str],
+    against: dict[str, list[str]],
+    references: dict[str, float],
+    folder: Path,
+    minutes: float,
+    every: float,
+    games: int,
+    envs: int = 8,
+    workers: int = 0,
+    seed: int = 1,
+) -> Path:
+    """Train MaskablePPO on seat 0 of `game` against `opponents` for `minutes`, with a
+    checkpoint every `every` minutes (`Curve`); write the final policy, the curve's points
+    (curve.csv) and its plot (curve.png) to `folder`. Returns the final policy's path."""
+    from sb3_contrib import MaskablePPO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    env = learner_env(game, envs, opponents, workers)
+    env.seed(seed)
+    curve = Curve(env, folder, against, minutes, every, games, seed)
+    model = MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
+    model.learn(total_timesteps=10**12, callback=curve)
+    final = export(model, env, folder / "policy.npz", {"steps": model.num_timesteps})
+    env.close()
+    write_points(curve.points, folder / "curve.csv")
+    title = f"MaskablePPO on {env.games.table.game.title}, seat 0"
+    plot(curve.points, references, title, folder / "curve.png")
+    return final

@@ -1,0 +1,231 @@
+"""Vector environments: a batch of games stepped per call, optionally across processes.
+
+`TavernVectorEnv` is Gymnasium's vector API over N copies of `TavernGym` (seat 0 learns,
+bots play the other seats). `step` takes one action a game and answers for the batch:
+observations (N, size) float32, rewards, terminations and truncations (N,), and the masks
+batched, `infos["action_mask"]` and `action_masks()` (N, actions) int8.
+
+A finished game is reset within the same step (Gymnasium's SAME_STEP autoreset): the
+observation returned at its index is the next game's first, and its last observation and
+info (with the result) are in `infos["final_obs"]` and `infos["final_info"]`, flagged by
+`infos["_final_obs"]`.
+
+Seeds: `reset(seed=s)` starts game i at seed s + i, as N single envs reset with those
+seeds would; each next game of env i takes its seed from that env's own seeded generator,
+as a single env's `reset()` does. So the batch plays exactly the games of N single envs
+(tests/rl/test_vector.py), whether it runs here or in worker processes.
+
+`workers=K` splits the batch across K processes, each stepping its share; the main process
+sends the actions and gathers the answers. On a 2-core machine two workers nearly double
+the steps a second of one process (benchmarks/rl_steps.py).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from tavernkeep.engine.errors import ConfigError
+from tavernkeep.rl.gym import TavernGym
+from tavernkeep.rl.table import Mask, Vector
+
+Batched = npt.NDArray[Any]
+Finals = dict[int, tuple[Vector, dict[str, Any]]]
+Answer = tuple[Batched, Batched, Batched, Batched, Batched, Finals]
+"""observations, rewards, terminations, truncations, masks, and for each game that ended
+at this step its index's last observation and info."""
+
+
+class Games:
+    """A batch of single envs in this process: what a worker or the vector env steps."""
+
+    def __init__(self, count: int, game: str, opponents: list[str] | None, options: dict[str, Any]):
+        self.envs = [TavernGym(game, opponents=opponents, **options) for _ in range(count)]
+
+    def reset(self, seeds: list[int | None]) -> tuple[Batched, Batched, list[dict[str, Any]]]:
+        observations, infos = [], []
+        for env, seed in zip(self.envs, seeds, strict=True):
+            observation, info = env.reset(seed=seed)
+            observations.append(observation)
+            infos.append(info)
+        masks = np.stack([info["action_mask"] for info in infos])
+        return np.stack(observations), masks, infos
+
+    def step(self, actions: Batched) -> Answer:
+        count = len(self.envs)
+        observations = []
+        rewards = np.zeros(count, dtype=np.float64)
+        terminated = np.zeros(count, dtype=np.bool_)
+        truncated = np.zeros(count, dtype=np.bool_)
+        masks = []
+        finals: Finals = {}
+        for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            observation, reward, term, trunc, info = env.step(int(action))
+            rewards[i], terminated[i], truncated[i] = reward, term, trunc
+            if term or trunc:
+                finals[i] = (observation, info)
+                observation, info = env.reset()
+            observations.append(observation)
+            masks.append(info["action_mask"])
+        return np.stack(observations), rewards, terminated, truncated, np.stack(masks), finals
+
+
+def _work(conn: Connection, count: int, game: str, opponents: Any, options: Any) -> None:
+    """A worker process: steps its share of the batch for as long as it is asked."""
+    games = Games(count, game, opponents, options)
+    while True:
+        command, argument = conn.recv()
+        if command == "step":
+            conn.send(games.step(argument))
+        elif command == "reset":
+            observations, masks, _ = games.reset(argument)
+            conn.send((observations, masks))
+        else:
+            conn.close()
+            return
+
+
+class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
+    """N games of `game` for seat 0 against `opponents`, stepped together."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        opponents: list[str] | None = None,
+        workers: int = 0,
+        **options: Any,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+        if not isinstance(workers, int) or not 0 <= workers <= num_envs:
+            raise ConfigError(
+                f"workers must be 0 (this process) to num_envs ({num_envs}), not {workers!r}"
+            )
+        # One env made here first: a bad game, option or opponent is one error now, not
+        # a worker's traceback.
+        probe = TavernGym(game, opponents=opponents, **options)
+        self.num_envs = num_envs
+        self.single_observation_space = probe.observation_space
+        self.single_action_space = probe.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.table = probe.table
+        """A table of the batch's game, config and pack, for its encoding and actions."""
+        pack = options.get("pack")
+        self.pack = None if pack is None else str(pack)
+        self.actions = probe.table.actions
+        assert isinstance(self.single_action_space, spaces.Discrete)
+        self._sizes = [len(part) for part in np.array_split(np.arange(num_envs), max(workers, 1))]
+        self._local: Games | None = None
+        self._conns: list[Connection] = []
+        self._processes: list[Any] = []
+        if workers == 0:
+            self._local = Games(num_envs, game, opponents, options)
+        else:
+            # Spawned, not forked: a learner's process holds torch's threads, which a
+            # fork would copy half-alive.
+            context = multiprocessing.get_context("spawn")
+            for size in self._sizes:
+                mine, theirs = context.Pipe()
+                process = context.Process(
+                    target=_work, args=(theirs, size, game, opponents, options), daemon=True
+                )
+                process.start()
+                theirs.close()
+                self._conns.append(mine)
+                self._processes.append(process)
+        self._masks = np.zeros((num_envs, self.single_action_space.n), dtype=np.int8)
+        self.closed = False
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Batched, dict[str, Any]]:
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ConfigError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        if self._local is not None:
+            observations, masks, _ = self._local.reset(seeds)
+        else:
+            start = 0
+            for conn, size in zip(self._conns, self._sizes, strict=True):
+                conn.send(("reset", seeds[start : start + size]))
+                start += size
+            parts = [conn.recv() for conn in self._conns]
+            observations = np.concatenate([p[0] for p in parts])
+            masks = np.concatenate([p[1] for p in parts])
+        self._masks = masks
+        return observations, {"action_mask": masks}
+
+    def step(self, actions: Batched) -> tuple[Batched, Batched, Batched, Batched, dict[str, Any]]:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ConfigError(f"step: {actions.shape} actions for {self.num_envs} games")
+        if self._local is not None:
+            observations, rewards, terminated, truncated, masks, finals = self._local.step(actions)
+        else:
+            start = 0
+            for conn, size in zip(self._conns, self._sizes, strict=True):
+                conn.send(("step", actions[start : start + size]))
+                start += size
+            observations_, rewards_, terminated_, truncated_, masks_ = [], [], [], [], []
+            finals = {}
+            start = 0
+            for conn, size in zip(self._conns, self._sizes, strict=True):
+                obs, rew, term, trunc, mask, fin = conn.recv()
+                observations_.append(obs)
+                rewards_.append(rew)
+                terminated_.append(term)
+                truncated_.append(trunc)
+                masks_.append(mask)
+                finals.update({start + i: final for i, final in fin.items()})
+                start += size
+            observations = np.concatenate(observations_)
+            rewards = np.concatenate(rewards_)
+            terminated = np.concatenate(terminated_)
+            truncated = np.concatenate(truncated_)
+            masks = np.concatenate(masks_)
+        self._masks = masks
+        infos: dict[str, Any] = {"action_mask": masks}
+        if finals:
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_info = np.full(self.num_envs, None, dtype=object)
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            for i, (observation, info) in finals.items():
+                final_obs[i], final_info[i], flags[i] = observation, info, True
+            infos.update(
+                final_obs=final_obs, _final_obs=flags, final_info=final_info, _final_info=flags
+            )
+        return observations, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> Mask:
+        """The legal actions of every game now, one row a game (MaskablePPO's convention)."""
+        return self._masks
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for conn in self._conns:
+            try:
+                conn.send(("close", None))
+                conn.close()
+            except (BrokenPipeError, OSError):
+                pass
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+        self._conns, self._processes = [], []
