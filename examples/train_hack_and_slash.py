@@ -28,7 +28,14 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=3.0, help="minutes between checkpoints")
     parser.add_argument("--games", type=int, default=400, help="lab games a checkpoint (400)")
     parser.add_argument("--opponents", choices=["random", "heuristic"], default="random")
-    parser.add_argument("--envs", type=int, default=8, help="games stepped together (8)")
+    parser.add_argument(
+        "--reward",
+        choices=["win", "shaped"],
+        default="win",
+        help="win: +1/-1 at the end; shaped: and the change in the game's own estimate of "
+        "the chances at every step (win)",
+    )
+    parser.add_argument("--envs", type=int, default=32, help="games stepped together (32)")
     parser.add_argument("--workers", type=int, default=0, help="processes stepping them (0)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("runs/hack-and-slash"))
@@ -50,6 +57,7 @@ def main() -> None:
         envs=args.envs,
         workers=args.workers,
         seed=args.seed,
+        reward=args.reward,
     )
     print(f"saved {final}; the curve is {args.out / 'curve.png'}")
 

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tavernkeep.cli import main
@@ -437,3 +438,58 @@ def test_a_record_of_a_game_with_a_name_thousands_long_is_one_short_line(
         code, _out, err = run(["replay", str(path), *check], capsys)
         line = one_line_error(code, err)
         assert "unknown game" in line and len(line) < 300
+
+
+def test_serve_with_a_policy_that_is_not_one_is_one_line_and_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "tables.db"
+    fake = tmp_path / "policy.npz"
+    fake.write_text("not a policy")
+    for policy, said in ((tmp_path / "missing.npz", "no such file"), (fake, "not a readable")):
+        done = command(
+            [
+                "serve",
+                "--port",
+                str(free_port()),
+                "--database-url",
+                f"sqlite:///{database}",
+                "--policy",
+                str(policy),
+            ],
+            timeout=60,
+        )
+        line = one_line_error(done.returncode, done.stderr)
+        assert f"bot:policy:{policy}" in line and said in line
+    assert not database.exists()
+
+
+def test_play_with_a_policy_for_another_table_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tavernkeep.agents.policy import Policy, save_policy
+    from tavernkeep.games import encoding_of, get_game
+
+    game = get_game("hack-and-slash")
+    config = game.make_config({"players": 5})  # the table below has four
+    encoding = encoding_of(game, config, game.load_pack(None))
+    size, count = encoding.size, len(encoding.actions)
+    layer = (np.zeros((count, size), np.float32), np.zeros(count, np.float32))
+    path = tmp_path / "five.npz"
+    save_policy(
+        path,
+        Policy(
+            "hack-and-slash",
+            config.model_dump(mode="json"),
+            None,
+            size,
+            tuple(a.text for a in encoding.actions),
+            (layer,),
+            "tanh",
+            {},
+        ),
+    )
+    code, out, err = run([*PLAY[:2], "--seat", f"bot:policy:{path}", *PLAY[2:]], capsys)
+    assert code == 2 and out == ""
+    line = one_line_error(code, err)
+    assert "cannot play this table: it was trained on hack-and-slash" in line

@@ -226,3 +226,33 @@ def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> 
     )
     with pytest.raises(ConfigError, match=r"pip install tavernkeep\[rl\]"):
         aec_env("rage")
+
+
+def test_a_shaped_reward_adds_up_to_the_result_less_the_first_estimate() -> None:
+    # Potential-based: every step is the change in the game's estimate of the learner's
+    # chances, and the end adds the win or loss, so a whole game's rewards come to the
+    # result less the estimate it started from, whatever was played between.
+    env = gym_env("rage", reward="shaped")
+    evaluator = env.table.game.evaluator()
+    assert evaluator is not None
+    rng = np.random.default_rng(4)
+    moved = 0
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        first = evaluator(env.table.state)[0]
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, done, _, info = env.step(action)
+            total += reward
+            moved += reward != 0 and not done
+        end = 1.0 if info["result"]["won"] else -1.0
+        assert total == pytest.approx(end - first)
+    assert moved, "the estimate should move as games go"
+
+
+def test_a_shaped_reward_needs_an_evaluator_and_one_learner() -> None:
+    with pytest.raises(ConfigError, match="needs the game's evaluator, and Hack & Slash"):
+        gym_env("hack-and-slash", opponents=["bot:random"] * 2, reward="shaped")
+    with pytest.raises(ConfigError, match="reward 'shaped' is for one learner: use gym_env"):
+        aec_env("rage", reward="shaped")

@@ -133,10 +133,13 @@ def _load(real: str, mtime: int, size: int, shown: str) -> Policy:
             )
     except SeatError:
         raise
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as bad:
-        # np.load's zip and format errors, a missing array or header field.
-        reason = str(bad).splitlines()[0] if str(bad) else type(bad).__name__
-        raise SeatError(f"{where}: not a readable policy file ({reason})") from None
+    except KeyError as missing:
+        raise SeatError(f"{where}: not a readable policy file (no {missing} in it)") from None
+    except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile):
+        # numpy's own reasons (a zip's, a pickle's) would only confuse: say what it is not.
+        raise SeatError(
+            f"{where}: not a readable policy file (an .npz that tavernkeep.rl.train wrote)"
+        ) from None
     _check_shapes(policy, where)
     return policy
 

@@ -32,6 +32,8 @@ class TavernAEC(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise ConfigError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.table = Table(game, **options)
+        if self.table.reward == "shaped":
+            raise ConfigError("reward 'shaped' is for one learner: use gym_env")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"tavernkeep_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"seat_{i}" for i in range(self.table.players)]

@@ -54,6 +54,7 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         self.observation_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
         self.action_space = spaces.Discrete(count)
         self._rngs: list[Rng] = []
+        self._potential = 0.0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -66,7 +67,16 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         self.table.reset(game_seed)
         self._rngs = seat_streams(game_seed, self.table.players)
         self._bots_play()
+        self._potential = self._estimate()
         return self.table.observe(LEARNER), self._info()
+
+    def _estimate(self) -> float:
+        """The learner's chances now by the game's evaluator (reward 'shaped'), else 0;
+        0 once the game is over, so the shaping adds up to nothing over a whole game."""
+        table = self.table
+        if table.potential is None or table.actor() is None:
+            return 0.0
+        return table.potential(table.state)[LEARNER]
 
     def _bots_play(self) -> None:
         table = self.table
@@ -93,10 +103,13 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         self._bots_play()
         result = table.result()
         info = self._info()
+        before, self._potential = self._potential, self._estimate()
+        shaping = self._potential - before
         if result is None:
-            return table.observe(LEARNER), 0.0, False, False, info
+            return table.observe(LEARNER), shaping, False, False, info
         info["result"] = result.to_json()
-        return table.observe(LEARNER), table.rewards(result)[LEARNER], True, False, info
+        reward = table.rewards(result)[LEARNER] + shaping
+        return table.observe(LEARNER), reward, True, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

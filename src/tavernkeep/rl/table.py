@@ -25,7 +25,7 @@ from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.game import Result
 from tavernkeep.games import encoding_of, get_game
 
-Reward = Literal["win", "margin"]
+Reward = Literal["win", "margin", "shaped"]
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
@@ -61,12 +61,23 @@ class Table:
         observe: str = "direct",
         **options: Any,
     ) -> None:
-        if reward not in ("win", "margin"):
-            raise ConfigError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if reward not in ("win", "margin", "shaped"):
+            raise ConfigError(f"reward must be 'win', 'margin' or 'shaped', not {reward!r}")
         if observe not in ("direct", "view"):
             raise ConfigError(f"observe must be 'direct' or 'view', not {observe!r}")
         self.game = get_game(game)
-        self.reward: Reward = "win" if reward == "win" else "margin"
+        self.reward: Reward = "margin" if reward == "margin" else "win"
+        # `shaped` is `win` at the end plus, at every step, the change in the game's own
+        # estimate of the seat's chances (`Game.evaluator`): potential-based shaping (Ng,
+        # Harada and Russell, 1999), which leaves the best policy what it was while a
+        # learner that never wins by chance still learns what moves it towards a win.
+        self.potential = self.game.evaluator() if reward == "shaped" else None
+        if reward == "shaped":
+            self.reward = "shaped"
+            if self.potential is None:
+                raise ConfigError(
+                    f"reward 'shaped' needs the game's evaluator, and {self.game.title} has none"
+                )
         self.config = self.game.make_config(options)
         self.pack = self.game.load_pack(pack)
         self.players: int = getattr(self.config, "players", 1)
