@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tavernkeep.engine.errors import ConfigError
-from tavernkeep.rl import gym_env
-from tavernkeep.rl.vector import TavernVectorEnv
+from tavernkeep.rl import aec_env, gym_env, self_play, vector_env
+from tavernkeep.rl.vector import SelfPlayBatch, TavernVectorEnv
 
 CASES = [
     ("hack-and-slash", ["bot:random", "bot:heuristic"]),
@@ -36,7 +36,7 @@ def test_a_batch_plays_the_games_of_single_envs(
     game: str, opponents: list[str], workers: int
 ) -> None:
     count, seed, steps = 4, 100, 300
-    batch = TavernVectorEnv(game, count, opponents, workers=workers)
+    batch = vector_env(game, count, opponents, workers=workers)
     singles = [gym_env(game, opponents=opponents) for _ in range(count)]
     try:
         observations, infos = batch.reset(seed=seed)
@@ -77,3 +77,48 @@ def test_bad_batches_are_one_line_errors() -> None:
     with pytest.raises(ConfigError, match=r"step: \(3,\) actions for 2 games"):
         batch.step(np.zeros(3, dtype=np.int64))
     batch.close()
+
+
+@pytest.mark.parametrize(("game", "players"), [("crits-and-tricks", 3), ("side-quest", 2)])
+def test_self_play_plays_the_games_of_single_aec_envs(game: str, players: int) -> None:
+    count, seed = 3, 40
+    batch = self_play(game, count, players=players)
+    singles = [aec_env(game, players=players) for _ in range(count)]
+    played = [0] * count  # games each single env has started
+
+    def start(i: int) -> None:
+        singles[i].reset(seed=seed + i + played[i] * count)
+        played[i] += 1
+
+    for i in range(count):
+        start(i)
+    seats, observations, masks = batch.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(400):
+        for i, env in enumerate(singles):
+            agent = env.agent_selection
+            observed = env.observe(agent)
+            assert seats[i] == int(agent.removeprefix("seat_"))
+            assert np.array_equal(observations[i], observed["observation"])
+            assert np.array_equal(masks[i], observed["action_mask"])
+        actions = pick(masks, rng)
+        seats, observations, masks, rewards, finished, infos = batch.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
+            if all(env.terminations.values()):
+                assert finished[i]
+                assert list(rewards[i]) == [env.rewards[a] for a in env.possible_agents]
+                assert infos["results"][i] == env.infos["seat_0"]["result"]
+                ended += 1
+                start(i)
+            else:
+                assert not finished[i]
+    assert ended >= 2
+
+
+def test_self_play_refuses_a_shaped_reward_and_a_bad_batch() -> None:
+    with pytest.raises(ConfigError, match="reward 'shaped' is for one learner"):
+        SelfPlayBatch("rage", 2, reward="shaped")
+    with pytest.raises(ConfigError, match="num_envs must be a whole number"):
+        SelfPlayBatch("rage", 0)

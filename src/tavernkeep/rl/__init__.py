@@ -13,6 +13,7 @@ from tavernkeep.engine.errors import ConfigError
 if TYPE_CHECKING:
     from tavernkeep.rl.aec import TavernAEC
     from tavernkeep.rl.gym import TavernGym
+    from tavernkeep.rl.vector import SelfPlayBatch, TavernVectorEnv
 
 _NEEDED = ("numpy", "gymnasium", "pettingzoo")
 
@@ -48,4 +49,28 @@ def gym_env(game: str, opponents: list[str] | None = None, **config: Any) -> Tav
     return TavernGym(game, opponents=opponents, **config)
 
 
-__all__ = ["aec_env", "gym_env"]
+def vector_env(
+    game: str,
+    num_envs: int,
+    opponents: list[str] | None = None,
+    workers: int = 0,
+    **config: Any,
+) -> TavernVectorEnv:
+    """Gymnasium's vector API over `num_envs` games of seat 0 against `opponents`, stepped
+    together, in `workers` processes (0: this one); see `tavernkeep.rl.vector`."""
+    _require_extra()
+    from tavernkeep.rl.vector import TavernVectorEnv
+
+    return TavernVectorEnv(game, num_envs, opponents, workers, **config)
+
+
+def self_play(game: str, num_envs: int, **config: Any) -> SelfPlayBatch:
+    """`num_envs` games in which every seat is the learner, each call stepping the deciding
+    seat of every game (the batched AEC form); see `tavernkeep.rl.vector`."""
+    _require_extra()
+    from tavernkeep.rl.vector import SelfPlayBatch
+
+    return SelfPlayBatch(game, num_envs, **config)
+
+
+__all__ = ["aec_env", "gym_env", "self_play", "vector_env"]

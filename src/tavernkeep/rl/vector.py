@@ -16,8 +16,10 @@ as a single env's `reset()` does. So the batch plays exactly the games of N sing
 (tests/rl/test_vector.py), whether it runs here or in worker processes.
 
 `workers=K` splits the batch across K processes, each stepping its share; the main process
-sends the actions and gathers the answers. On a 2-core machine two workers nearly double
-the steps a second of one process (benchmarks/rl_steps.py).
+sends the actions and gathers the answers (benchmarks/rl_steps.py measures what it gains).
+
+`SelfPlayBatch` is the batched AEC form, for self-play: every seat of N games is the
+learner, and each call steps the deciding seat of every game.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from gymnasium.vector.utils import batch_space
 
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.rl.gym import TavernGym
-from tavernkeep.rl.table import Mask, Vector
+from tavernkeep.rl.table import Mask, Table, Vector
 
 Batched = npt.NDArray[Any]
 Finals = dict[int, tuple[Vector, dict[str, Any]]]
@@ -229,3 +231,72 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
             if process.is_alive():
                 process.terminate()
         self._conns, self._processes = [], []
+
+
+class SelfPlayBatch:
+    """N games in which every seat is the learner (self-play), stepped together: the
+    batched form of the AEC env. Each call takes one action a game, for the seat whose
+    decision it is, and answers for every game with the seat deciding next, its
+    observation and its mask, batched. A game that ends answers its seats' rewards
+    (a row of `players`, the AEC env's) and starts the next at once.
+
+    Game i's k-th game is seeded `seed + i + k * N`, so every game of a run differs and a
+    run is the same again from the same seed."""
+
+    def __init__(self, game: str, num_envs: int, **options: Any) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+        self.tables = [Table(game, **options) for _ in range(num_envs)]
+        if self.tables[0].reward == "shaped":
+            raise ConfigError("reward 'shaped' is for one learner: use gym_env")
+        self.num_envs = num_envs
+        self.players = self.tables[0].players
+        self.actions = self.tables[0].actions
+        self._next: list[int] = []
+
+    def reset(self, seed: int = 0) -> tuple[Batched, Batched, Batched]:
+        """(seats, observations, masks) of the first decision of each game."""
+        for i, table in enumerate(self.tables):
+            table.reset(seed + i)
+        self._next = [seed + i + self.num_envs for i in range(self.num_envs)]
+        return self._batch()
+
+    def _batch(self) -> tuple[Batched, Batched, Batched]:
+        seats = np.empty(self.num_envs, dtype=np.int64)
+        observations, masks = [], []
+        for i, table in enumerate(self.tables):
+            seat = table.actor()
+            assert seat is not None  # a finished game has been reset
+            seats[i] = seat
+            observations.append(table.observe(seat))
+            masks.append(table.mask(seat))
+        return seats, np.stack(observations), np.stack(masks)
+
+    def step(
+        self, actions: Batched
+    ) -> tuple[Batched, Batched, Batched, Batched, Batched, dict[str, Any]]:
+        """(seats, observations, masks, rewards (N, players), finished (N,), infos): the
+        next decision of every game, and the rewards of those that ended at this step
+        (their results in `infos["results"]`, their last observations of every seat in
+        `infos["final_obs"]`, both by game index)."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ConfigError(f"step: {actions.shape} actions for {self.num_envs} games")
+        rewards = np.zeros((self.num_envs, self.players), dtype=np.float64)
+        finished = np.zeros(self.num_envs, dtype=np.bool_)
+        results: dict[int, dict[str, Any]] = {}
+        final_obs: dict[int, Batched] = {}
+        for i, (table, action) in enumerate(zip(self.tables, actions, strict=True)):
+            table.play(int(action))
+            if table.actor() is None:
+                result = table.result()
+                assert result is not None
+                rewards[i] = table.rewards(result)
+                finished[i] = True
+                results[i] = result.to_json()
+                final_obs[i] = np.stack([table.observe(s) for s in range(self.players)])
+                table.reset(self._next[i])
+                self._next[i] += self.num_envs
+        seats, observations, masks = self._batch()
+        infos = {"results": results, "final_obs": final_obs}
+        return seats, observations, masks, rewards, finished, infos
