@@ -18,9 +18,10 @@ single-learner PPO on CPU; nothing here reimplements it.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -332,3 +333,43 @@ def train(
     title = f"MaskablePPO on {env.games.table.game.title}, seat 0"
     plot(curve.points, references, title, folder / "curve.png")
     return final
+
+
+def parse_options(
+    doc: str, out: str, reward: str, more: Callable[[argparse.ArgumentParser], None] | None = None
+) -> tuple[argparse.Namespace, dict[str, Any]]:
+    """The command line of a training script (examples/train_*.py): its own options (added
+    by `more`) and those every one takes, checked; and those as `train`'s keywords."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=30.0, help="of training (30)")
+    parser.add_argument("--every", type=float, default=3.0, help="minutes between checkpoints")
+    parser.add_argument("--games", type=int, default=400, help="lab games a checkpoint (400)")
+    parser.add_argument(
+        "--reward",
+        choices=["win", "shaped"],
+        default=reward,
+        help="win: +1/-1 at the end; shaped: and the change in the game's own estimate of "
+        f"the chances at every step ({reward})",
+    )
+    parser.add_argument("--envs", type=int, default=32, help="games stepped together (32)")
+    parser.add_argument("--workers", type=int, default=0, help="processes stepping them (0)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path(out))
+    if more is not None:
+        more(parser)
+    args = parser.parse_args()
+    if not (args.minutes > 0 and args.every > 0 and args.games >= 1 and args.envs >= 1):
+        parser.error("--minutes and --every must be above 0, --games and --envs 1 or more")
+    if not 0 <= args.workers <= args.envs:
+        parser.error(f"--workers must be 0 to --envs ({args.envs}), not {args.workers}")
+    keywords = {
+        "folder": args.out,
+        "minutes": args.minutes,
+        "every": args.every,
+        "games": args.games,
+        "envs": args.envs,
+        "workers": args.workers,
+        "seed": args.seed,
+        "reward": args.reward,
+    }
+    return args, keywords
