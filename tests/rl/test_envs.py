@@ -229,17 +229,17 @@ def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_a_shaped_reward_adds_up_to_the_result_less_the_first_estimate() -> None:
-    # Potential-based: every step is the change in the game's estimate of the learner's
-    # chances, and the end adds the win or loss, so a whole game's rewards come to the
-    # result less the estimate it started from, whatever was played between.
+    # Potential-based: every step is the change in how well the learner stands (Rage's:
+    # the planner's score), and the end adds the win or loss, so a whole game's rewards
+    # come to the result less the potential it started from, whatever was played between.
     env = gym_env("rage", reward="shaped")
-    evaluator = env.table.game.evaluator()
-    assert evaluator is not None
+    potential = env.table.potential
+    assert potential is not None
     rng = np.random.default_rng(4)
     moved = 0
     for seed in range(6):
         _, info = env.reset(seed=seed)
-        first = evaluator(env.table.state)[0]
+        first = potential(env.table.state, 0)
         total, done = 0.0, False
         while not done:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
@@ -249,6 +249,15 @@ def test_a_shaped_reward_adds_up_to_the_result_less_the_first_estimate() -> None
         end = 1.0 if info["result"]["won"] else -1.0
         assert total == pytest.approx(end - first)
     assert moved, "the estimate should move as games go"
+
+
+@pytest.mark.parametrize(("game", "opponents"), [("crits-and-tricks", 2), ("side-quest", 1)])
+def test_a_shaped_reward_falls_back_on_the_games_evaluator(game: str, opponents: int) -> None:
+    env = gym_env(game, opponents=["bot:random"] * opponents, reward="shaped")
+    evaluator = env.table.game.evaluator()
+    assert evaluator is not None and env.table.potential is not None
+    env.reset(seed=2)
+    assert env.table.potential(env.table.state, 0) == evaluator(env.table.state)[0]
 
 
 def test_a_shaped_reward_needs_an_evaluator_and_one_learner() -> None:

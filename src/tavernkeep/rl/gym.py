@@ -71,12 +71,12 @@ class TavernGym(gymnasium.Env[Vector, np.int64]):
         return self.table.observe(LEARNER), self._info()
 
     def _estimate(self) -> float:
-        """The learner's chances now by the game's evaluator (reward 'shaped'), else 0;
+        """How well the learner stands now (reward 'shaped': `Table.potential`), else 0;
         0 once the game is over, so the shaping adds up to nothing over a whole game."""
         table = self.table
         if table.potential is None or table.actor() is None:
             return 0.0
-        return table.potential(table.state)[LEARNER]
+        return table.potential(table.state, LEARNER)
 
     def _bots_play(self) -> None:
         table = self.table

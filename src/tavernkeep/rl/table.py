@@ -67,17 +67,6 @@ class Table:
             raise ConfigError(f"observe must be 'direct' or 'view', not {observe!r}")
         self.game = get_game(game)
         self.reward: Reward = "margin" if reward == "margin" else "win"
-        # `shaped` is `win` at the end plus, at every step, the change in the game's own
-        # estimate of the seat's chances (`Game.evaluator`): potential-based shaping (Ng,
-        # Harada and Russell, 1999), which leaves the best policy what it was while a
-        # learner that never wins by chance still learns what moves it towards a win.
-        self.potential = self.game.evaluator() if reward == "shaped" else None
-        if reward == "shaped":
-            self.reward = "shaped"
-            if self.potential is None:
-                raise ConfigError(
-                    f"reward 'shaped' needs the game's evaluator, and {self.game.title} has none"
-                )
         self.config = self.game.make_config(options)
         self.pack = self.game.load_pack(pack)
         self.players: int = getattr(self.config, "players", 1)
@@ -85,6 +74,24 @@ class Table:
         direct = getattr(self.encoding, "encode_state", None) if observe == "direct" else None
         self._direct: Callable[[Any, int], Vector] | None = direct
         self.observe_by: Observe = "view" if direct is None else "direct"
+        # `shaped` is `win` at the end plus, at every step, the change in a potential, how
+        # well the seat stands: potential-based shaping (Ng, Harada and Russell, 1999),
+        # which leaves the best policy what it was while a learner that never wins by
+        # chance still learns what moves it towards a win. The potential is the encoding's
+        # own (`potential(state, seat)`, where a game has a better guide for learners, as
+        # Rage's planner's score) or else the game's estimate of the seat's chances
+        # (`Game.evaluator`).
+        self.potential: Callable[[Any, int], float] | None = None
+        if reward == "shaped":
+            self.reward = "shaped"
+            self.potential = getattr(self.encoding, "potential", None)
+            evaluator = self.game.evaluator()
+            if self.potential is None and evaluator is not None:
+                self.potential = lambda state, seat: evaluator(state)[seat]
+            if self.potential is None:
+                raise ConfigError(
+                    f"reward 'shaped' needs the game's evaluator, and {self.game.title} has none"
+                )
         self.actions = list(self.encoding.actions)
         # Keyed by (kind, args), plain tuples, so that a lookup hashes in C: the game's
         # own Action objects are not the ones listed here, and Action's __hash__ and
