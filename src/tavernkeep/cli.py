@@ -668,7 +668,7 @@ def serve(
             flag = "--" + name.replace("_", "-")
             if isinstance(value, bool):
                 args += [flag] if value else []
-            elif isinstance(value, list):
+            elif isinstance(value, (list, tuple)):  # a repeatable option: () if not given
                 for each in value:
                     args += [flag, str(each)]
             elif value is not None:
