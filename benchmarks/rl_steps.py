@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from itertools import count
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -76,105 +76,97 @@ YARDSTICK = "connect_four"
 """The OpenSpiel game every one of ours is held against (the project's goal)."""
 
 
-class Side(Protocol):
+class Side:
+    """One thing timed: whole episodes, played until it has had its CPU seconds. The
+    timing is written once, here; each side says how it plays an episode."""
+
+    def __init__(self, env: Any = None) -> None:
+        self.env = env
+        self.rng = random.Random(0)
+        self.seeds = count(1)
+
     def run(self, seconds: float) -> tuple[int, float]:
         """(steps, CPU seconds) of whole episodes played for about `seconds`."""
-        ...
+        steps, start = 0, time.process_time()
+        while (spent := time.process_time() - start) < seconds:
+            steps += self.episode()
+        return steps, spent
+
+    def episode(self) -> int:
+        """Play one episode, resets included; the steps it took."""
+        raise NotImplementedError
 
 
-class Raw:
+class Raw(Side):
     """The raw engine: random-bot games through `Match`, no events, no record."""
 
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.game = get_game(name)
         self.config = self.game.make_config({})
         self.pack = self.game.load_pack(None)
         self.players: int = getattr(self.config, "players", 1)
-        self.seeds = count(1)
 
-    def run(self, seconds: float) -> tuple[int, float]:
-        actions, start = 0, time.process_time()
-        while (spent := time.process_time() - start) < seconds:
-            match = Match(
-                self.game,
-                [RandomBot()] * self.players,
-                next(self.seeds),
-                self.config,
-                self.pack,
-                record_events=False,
-                keep_record=False,
-            )
-            match.run()
-            actions += match.actions
-        return actions, spent
+    def episode(self) -> int:
+        match = Match(
+            self.game,
+            [RandomBot()] * self.players,
+            next(self.seeds),
+            self.config,
+            self.pack,
+            record_events=False,
+            keep_record=False,
+        )
+        match.run()
+        return match.actions
 
 
-class AecLoop:
+class AecLoop(Side):
     """The AEC loop a learner runs, the same code for our env and PettingZoo's own."""
 
-    def __init__(self, env: Any) -> None:
-        self.env = env
-        self.rng = random.Random(0)
-        self.seeds = count(1)
-
-    def run(self, seconds: float) -> tuple[int, float]:
-        env, rng = self.env, self.rng
-        steps, start = 0, time.process_time()
-        while (spent := time.process_time() - start) < seconds:
-            env.reset(seed=next(self.seeds))
-            for _ in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = obs["action_mask"].nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                steps += 1
-        return steps, spent
+    def episode(self) -> int:
+        env, rng, steps = self.env, self.rng, 0
+        env.reset(seed=next(self.seeds))
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        return steps
 
 
-class GymLoop:
+class GymLoop(Side):
     """Seat 0 of our Gymnasium env: a random action the mask allows until the end."""
 
-    def __init__(self, env: Any) -> None:
-        self.env = env
-        self.rng = random.Random(0)
-        self.seeds = count(1)
-
-    def run(self, seconds: float) -> tuple[int, float]:
-        env, rng = self.env, self.rng
-        steps, start = 0, time.process_time()
-        while (spent := time.process_time() - start) < seconds:
-            _, info = env.reset(seed=next(self.seeds))
-            done = False
-            while not done:
-                legal = info["action_mask"].nonzero()[0]
-                if not len(legal):  # the bots ended the game before seat 0 decided
-                    break
-                _, _, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
-                done = term or trunc
-                steps += 1
-        return steps, spent
+    def episode(self) -> int:
+        env, rng, steps = self.env, self.rng, 0
+        _, info = env.reset(seed=next(self.seeds))
+        done = False
+        while not done:
+            legal = info["action_mask"].nonzero()[0]
+            if not len(legal):  # the bots ended the game before seat 0 decided
+                break
+            _, _, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
+            done = term or trunc
+            steps += 1
+        return steps
 
 
-class SpielLoop:
+class SpielLoop(Side):
     """OpenSpiel's `rl_environment`, as its own examples drive it."""
 
-    def __init__(self, env: Any) -> None:
-        self.env = env
-        self.rng = random.Random(0)
-
-    def run(self, seconds: float) -> tuple[int, float]:
-        env, rng = self.env, self.rng
-        steps, start = 0, time.process_time()
-        while (spent := time.process_time() - start) < seconds:
-            time_step = env.reset()
-            while not time_step.last():
-                player = time_step.observations["current_player"]
-                legal = time_step.observations["legal_actions"][player]
-                time_step = env.step([legal[rng.randrange(len(legal))]])
-                steps += 1
-        return steps, spent
+    def episode(self) -> int:
+        env, rng, steps = self.env, self.rng, 0
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            legal = time_step.observations["legal_actions"][player]
+            time_step = env.step([legal[rng.randrange(len(legal))]])
+            steps += 1
+        return steps
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ from tavernkeep.engine.game import Result
 from tavernkeep.games import encoding_of, get_game
 
 Reward = Literal["win", "margin", "shaped"]
+REWARDS: tuple[Reward, ...] = get_args(Reward)
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
@@ -39,12 +40,6 @@ class Encoding(Protocol):
     """Every action the game can offer with this pack and player count, by index."""
 
     def encode(self, view: dict[str, Any], seat: int) -> Vector: ...
-
-
-class DirectEncoding(Encoding, Protocol):
-    """An encoding that also reads the state for a seat directly (proven equal to the view)."""
-
-    def encode_state(self, state: Any, seat: int) -> Vector: ...
 
 
 Observe = Literal["direct", "view"]
@@ -61,12 +56,12 @@ class Table:
         observe: str = "direct",
         **options: Any,
     ) -> None:
-        if reward not in ("win", "margin", "shaped"):
+        if reward not in REWARDS:
             raise ConfigError(f"reward must be 'win', 'margin' or 'shaped', not {reward!r}")
         if observe not in ("direct", "view"):
             raise ConfigError(f"observe must be 'direct' or 'view', not {observe!r}")
         self.game = get_game(game)
-        self.reward: Reward = "margin" if reward == "margin" else "win"
+        self.reward: Reward = reward  # narrowed by the check above
         self.config = self.game.make_config(options)
         self.pack = self.game.load_pack(pack)
         self.players: int = getattr(self.config, "players", 1)
@@ -83,7 +78,6 @@ class Table:
         # (`Game.evaluator`).
         self.potential: Callable[[Any, int], float] | None = None
         if reward == "shaped":
-            self.reward = "shaped"
             self.potential = getattr(self.encoding, "potential", None)
             evaluator = self.game.evaluator()
             if self.potential is None and evaluator is not None:

@@ -205,14 +205,13 @@ class Curve(BaseCallback):
         self.minutes, self.every, self.games, self.seed = minutes, every, games, seed
         self.workers = workers
         self.points: list[Point] = []
-        self._start = time.monotonic()
         self._next = 0.0
         self._training = 0.0
         """Minutes spent training, checkpoints' games left out."""
         self._since = time.monotonic()
 
     def _on_training_start(self) -> None:
-        self._start = self._since = time.monotonic()
+        self._since = time.monotonic()
         self.checkpoint()
 
     def _on_step(self) -> bool:

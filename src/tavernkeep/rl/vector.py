@@ -52,14 +52,14 @@ class Games:
     def __init__(self, count: int, game: str, opponents: list[str] | None, options: dict[str, Any]):
         self.envs = [TavernGym(game, opponents=opponents, **options) for _ in range(count)]
 
-    def reset(self, seeds: list[int | None]) -> tuple[Batched, Batched, list[dict[str, Any]]]:
-        observations, infos = [], []
+    def reset(self, seeds: list[int | None]) -> tuple[Batched, Batched]:
+        """The first observations and masks of new games from `seeds`."""
+        observations, masks = [], []
         for env, seed in zip(self.envs, seeds, strict=True):
             observation, info = env.reset(seed=seed)
             observations.append(observation)
-            infos.append(info)
-        masks = np.stack([info["action_mask"] for info in infos])
-        return np.stack(observations), masks, infos
+            masks.append(info["action_mask"])
+        return np.stack(observations), np.stack(masks)
 
     def step(self, actions: Batched) -> Answer:
         count = len(self.envs)
@@ -85,14 +85,10 @@ def _work(conn: Connection, count: int, game: str, opponents: Any, options: Any)
     games = Games(count, game, opponents, options)
     while True:
         command, argument = conn.recv()
-        if command == "step":
-            conn.send(games.step(argument))
-        elif command == "reset":
-            observations, masks, _ = games.reset(argument)
-            conn.send((observations, masks))
-        else:
+        if command not in ("step", "reset"):
             conn.close()
             return
+        conn.send(getattr(games, command)(argument))
 
 
 class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
@@ -108,8 +104,7 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
         workers: int = 0,
         **options: Any,
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+        check_count(num_envs)
         if not isinstance(workers, int) or not 0 <= workers <= num_envs:
             raise ConfigError(
                 f"workers must be 0 (this process) to num_envs ({num_envs}), not {workers!r}"
@@ -126,7 +121,6 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
         """A table of the batch's game, config and pack, for its encoding and actions."""
         pack = options.get("pack")
         self.pack = None if pack is None else str(pack)
-        self.actions = probe.table.actions
         assert isinstance(self.single_action_space, spaces.Discrete)
         self._sizes = [len(part) for part in np.array_split(np.arange(num_envs), max(workers, 1))]
         self._local: Games | None = None
@@ -161,47 +155,35 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ConfigError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
-        if self._local is not None:
-            observations, masks, _ = self._local.reset(seeds)
-        else:
-            start = 0
-            for conn, size in zip(self._conns, self._sizes, strict=True):
-                conn.send(("reset", seeds[start : start + size]))
-                start += size
-            parts = [conn.recv() for conn in self._conns]
-            observations = np.concatenate([p[0] for p in parts])
-            masks = np.concatenate([p[1] for p in parts])
+        answers = self._ask("reset", seeds)
+        observations, masks = (joined([answer[k] for answer in answers]) for k in range(2))
         self._masks = masks
         return observations, {"action_mask": masks}
+
+    def _ask(self, command: str, values: Any) -> list[Any]:
+        """Each part of the batch's answer to `command` (Games' step or reset) given its
+        share of `values`, in order: this process's one part, or every worker's."""
+        if self._local is not None:
+            return [getattr(self._local, command)(values)]
+        start = 0
+        for conn, size in zip(self._conns, self._sizes, strict=True):
+            conn.send((command, values[start : start + size]))
+            start += size
+        return [conn.recv() for conn in self._conns]
 
     def step(self, actions: Batched) -> tuple[Batched, Batched, Batched, Batched, dict[str, Any]]:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ConfigError(f"step: {actions.shape} actions for {self.num_envs} games")
-        if self._local is not None:
-            observations, rewards, terminated, truncated, masks, finals = self._local.step(actions)
-        else:
-            start = 0
-            for conn, size in zip(self._conns, self._sizes, strict=True):
-                conn.send(("step", actions[start : start + size]))
-                start += size
-            observations_, rewards_, terminated_, truncated_, masks_ = [], [], [], [], []
-            finals = {}
-            start = 0
-            for conn, size in zip(self._conns, self._sizes, strict=True):
-                obs, rew, term, trunc, mask, fin = conn.recv()
-                observations_.append(obs)
-                rewards_.append(rew)
-                terminated_.append(term)
-                truncated_.append(trunc)
-                masks_.append(mask)
-                finals.update({start + i: final for i, final in fin.items()})
-                start += size
-            observations = np.concatenate(observations_)
-            rewards = np.concatenate(rewards_)
-            terminated = np.concatenate(terminated_)
-            truncated = np.concatenate(truncated_)
-            masks = np.concatenate(masks_)
+        answers = self._ask("step", actions)
+        observations, rewards, terminated, truncated, masks = (
+            joined([answer[k] for answer in answers]) for k in range(5)
+        )
+        finals: Finals = {}
+        start = 0
+        for answer, size in zip(answers, self._sizes, strict=True):
+            finals.update({start + i: final for i, final in answer[5].items()})
+            start += size
         self._masks = masks
         infos: dict[str, Any] = {"action_mask": masks}
         if finals:
@@ -233,6 +215,16 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
         self._conns, self._processes = [], []
 
 
+def joined(parts: list[Batched]) -> Batched:
+    """The parts' arrays as one, in order (one part as it is: no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def check_count(num_envs: object) -> None:
+    if not isinstance(num_envs, int) or num_envs < 1:
+        raise ConfigError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+
+
 class SelfPlayBatch:
     """N games in which every seat is the learner (self-play), stepped together: the
     batched form of the AEC env. Each call takes one action a game, for the seat whose
@@ -244,14 +236,12 @@ class SelfPlayBatch:
     run is the same again from the same seed."""
 
     def __init__(self, game: str, num_envs: int, **options: Any) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+        check_count(num_envs)
         self.tables = [Table(game, **options) for _ in range(num_envs)]
         if self.tables[0].reward == "shaped":
             raise ConfigError("reward 'shaped' is for one learner: use gym_env")
         self.num_envs = num_envs
         self.players = self.tables[0].players
-        self.actions = self.tables[0].actions
         self._next: list[int] = []
 
     def reset(self, seed: int = 0) -> tuple[Batched, Batched, Batched]:
