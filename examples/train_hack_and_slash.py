@@ -25,7 +25,7 @@ def main() -> None:
     def opponents(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--opponents", choices=["random", "heuristic"], default="random")
 
-    args, options = parse_options(__doc__ or "", "runs/hack-and-slash", "win", opponents)
+    args, options = parse_options(__doc__ or "", GAME, "runs/hack-and-slash", "win", more=opponents)
     randoms, heuristics = ["bot:random"] * 2, ["bot:heuristic"] * 2
     rate, low, high = win_rate("bot:heuristic", GAME, randoms, args.games, args.seed)
     print(f"the heuristic bot wins {rate:.1%} ({low:.1%}-{high:.1%}) against two random bots")

@@ -16,17 +16,30 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.mark.parametrize(
-    ("script", "game", "curves"),
+    ("script", "game", "curves", "how"),
     [
-        ("train_rage.py", "rage", {"the village"}),
-        ("train_hack_and_slash.py", "hack-and-slash", {"two random bots", "two heuristic bots"}),
+        # Rage learns from the planning bot by default, and by reinforcement when asked.
+        ("train_rage.py", "rage", {"the village"}, ["--round", "2"]),
+        ("train_rage.py", "rage", {"the village"}, ["--teacher", "none"]),
+        (
+            "train_hack_and_slash.py",
+            "hack-and-slash",
+            {"two random bots", "two heuristic bots"},
+            [],
+        ),
+        (
+            "train_hack_and_slash.py",
+            "hack-and-slash",
+            {"two random bots", "two heuristic bots"},
+            ["--teacher", "bot:heuristic", "--round", "5", "--workers", "1"],
+        ),
     ],
 )
 def test_an_example_trains_saves_and_plots(
-    tmp_path: Path, script: str, game: str, curves: set[str]
+    tmp_path: Path, script: str, game: str, curves: set[str], how: list[str]
 ) -> None:
     out = tmp_path / "run"
-    args = ["--minutes", "0.05", "--every", "0.03", "--games", "10", "--envs", "2"]
+    args = ["--minutes", "0.05", "--every", "0.03", "--games", "10", "--envs", "2", *how]
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args, "--out", str(out)],
         capture_output=True,
@@ -42,12 +55,22 @@ def test_an_example_trains_saves_and_plots(
     assert "saved" in done.stdout
 
 
-def test_an_example_refuses_a_bad_argument_in_one_line() -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--minutes", "0"], "--minutes and --every must be above 0"),
+        (["--round", "0"], "--round 1 or more"),
+        (["--teacher", "human"], "--teacher: a bot such as bot:heuristic, or none, not human"),
+        (["--teacher", "bot:wizard"], "--teacher: unknown seat 'bot:wizard'"),
+    ],
+)
+def test_an_example_refuses_a_bad_argument_in_one_line(args: list[str], said: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "train_rage.py"), "--minutes", "0"],
+        [sys.executable, str(EXAMPLES / "train_rage.py"), *args],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 2
-    assert "--minutes and --every must be above 0" in done.stderr
+    assert said in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("train_rage.py: error:")
