@@ -74,3 +74,26 @@ def test_an_example_refuses_a_bad_argument_in_one_line(args: list[str], said: st
     assert done.returncode == 2
     assert said in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("train_rage.py: error:")
+
+
+def test_the_curve_names_each_reference_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from matplotlib.figure import Figure
+
+    from tavernkeep.rl.train import Point, plot
+
+    drawn: list[Figure] = []
+    monkeypatch.setattr(Figure, "savefig", lambda figure, *a, **k: drawn.append(figure))
+    # An imitation run's first checkpoint comes minutes in, not at minute 0.
+    points = [
+        Point(100, 3.0, "the village", 0.3, 0.25, 0.35),
+        Point(200, 6.0, "the village", 0.5, 0.45, 0.55),
+    ]
+    plot(points, {"planning bot": 0.422}, "a run", tmp_path / "curve.png")
+    legend = drawn[0].axes[0].get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "policy against the village",
+        "planning bot: 42.2%",
+    ]
