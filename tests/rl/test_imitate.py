@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tavernkeep.agents import make_bot
+from tavernkeep.agents.ismcts import win_share
 from tavernkeep.agents.policy import PolicyBot, load_policy
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError
@@ -71,10 +72,7 @@ def reference(
         match = Match(rules, [watched, *bots], seed, config, pack, record_events=False)
         result = match.run()
         taught += watched.taught
-        if rules.kind != "competitive":
-            wins += 1.0 if result.won else 0.0
-        elif 0 in result.winners:
-            wins += 1.0 / len(result.winners)
+        wins += win_share(result, 0)
     return taught, wins
 
 

@@ -67,6 +67,11 @@ class Policy:
                 x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
         return x
 
+    def best(self, observation: Array, indices: list[int]) -> int:
+        """Which of the actions at `indices` (the legal ones) the network scores highest,
+        as its position in `indices`; of equal scores, the first."""
+        return int(np.argmax(self.scores(observation)[indices]))
+
 
 def save_policy(path: str | Path, policy: Policy) -> None:
     """Write `policy` to `path` (an .npz file): the network and a JSON header."""
@@ -201,14 +206,12 @@ class PolicyBot:
         self._check(encoding_of(game, config, pack), "this table")
 
     def choose(self, info: Any) -> Action:
-        observation = self.encoding.encode(info.view(), info.seat)
-        scores = self.policy.scores(observation)
         legal: list[Action] = info.legal_actions()
-        best, best_score = legal[0], -np.inf
+        indices = []
         for action in legal:
             found = self.index.get((action.kind, action.args))
             if found is None:
                 raise SeatError(f"{self.name}: '{action.text}' is not in its action space")
-            if scores[found] > best_score:
-                best, best_score = action, scores[found]
-        return best
+            indices.append(found)
+        observation = self.encoding.encode(info.view(), info.seat)
+        return legal[self.policy.best(observation, indices)]

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavernkeep.agents import make_bot
+from tavernkeep.agents.ismcts import win_share
 from tavernkeep.agents.policy import Policy
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Agent
@@ -93,15 +94,12 @@ def _play(lesson: Lesson) -> Labels:
             masks.append(mask)
             actions.append(table.index_of(chosen))
             if lesson.student is not None:
-                scores = np.where(mask > 0, lesson.student.scores(observation), -np.inf)
-                chosen = table.actions[int(np.argmax(scores))]
+                # As `bot:policy` plays it at a table (PolicyBot), from the same numbers.
+                chosen = table.legal()[lesson.student.best(observation, table.legal_indices())]
             table.apply(chosen)
         result = table.result()
         assert result is not None
-        if table.game.kind != "competitive":
-            wins += 1.0 if result.won else 0.0
-        elif 0 in result.winners:
-            wins += 1.0 / len(result.winners)
+        wins += win_share(result, 0)
     size = table.encoding.size
     return Labels(
         np.array(observations, dtype=np.float32).reshape(-1, size),

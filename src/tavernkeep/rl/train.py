@@ -345,7 +345,10 @@ def train(
     # beside two env workers it cost 12% (7,507 against 8,546).
     torch.set_num_threads(1)
     folder.mkdir(parents=True, exist_ok=True)
-    env = learner_env(game, envs, opponents, 0 if teacher else workers, reward=reward)
+    # Imitation steps no env: one game gives the model its spaces and the export its table.
+    env = learner_env(
+        game, envs if teacher is None else 1, opponents, 0 if teacher else workers, reward=reward
+    )
     env.seed(seed)
     if teacher is not None:
         # Wider than PPO's default (64, 64), with ReLU: the planner's choices turn on the
