@@ -70,7 +70,10 @@ class Policy:
     def best(self, observation: Array, indices: list[int]) -> int:
         """Which of the actions at `indices` (the legal ones) the network scores highest,
         as its position in `indices`; of equal scores, the first."""
-        return int(np.argmax(self.scores(observation)[indices]))
+        # A few legal actions of a dozen or so: Python floats compare faster than numpy
+        # indexes by a list, which cost about 4 of a Rage choice's 58 µs (measured).
+        values = self.scores(observation).tolist()
+        return max(range(len(indices)), key=lambda k: values[indices[k]])
 
 
 def save_policy(path: str | Path, policy: Policy) -> None:
