@@ -9,6 +9,7 @@ everything in one process, where the grouping mark is simply unused.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,3 +22,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = Path(item.path).relative_to(here).parts
         if parts and parts[0] in SHARED:
             item.add_marker(pytest.mark.xdist_group("server"))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Every game's decision coverage (tests/games/test_every_decision.py), after the run:
+    the tests hand their tables over as a `coverage` property, which pytest-xdist brings
+    back from its workers."""
+    tables = [
+        value
+        for key in ("passed", "failed")
+        for report in terminalreporter.stats.get(key, [])
+        for name, value in getattr(report, "user_properties", [])
+        if name == "coverage" and report.when == "call"
+    ]
+    if tables:
+        terminalreporter.section("decisions reached")
+        for table in tables:
+            terminalreporter.write_line(table)

@@ -593,6 +593,14 @@ def serve(
         int | None,
         typer.Option(help="Processes that run search bots (default: the cores less one).", min=1),
     ] = None,
+    search_seconds_a_minute: Annotated[
+        float,
+        typer.Option(
+            help="Search time one address's tables may use a minute before their searches "
+            "are cut to 100 ms a decision (PROTOCOL.md).",
+            min=0.0,
+        ),
+    ] = 30.0,
     tables_per_minute: Annotated[
         float, typer.Option(help="New tables one address may open a minute.", min=0.0)
     ] = 10.0,
@@ -679,7 +687,7 @@ def serve(
         )
         raise typer.Exit(supervise(args, workers))
     limits = Limits(
-        search=SearchLimits(max_search_ms, max_search_iterations),
+        search=SearchLimits(max_search_ms, max_search_iterations, search_seconds_a_minute),
         search_workers=search_workers or default_workers(),
         tables_per_minute=tables_per_minute,
         open_tables=max_open_tables,

@@ -114,3 +114,23 @@ def test_a_taken_back_game_replays_to_its_record(
     final = replay(game, record)
     assert game.result(final) is not None
     assert game.result(final).to_json() == record.result
+
+
+def test_a_fault_in_the_judgement_never_refuses_a_choice(
+    sqlite_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The take-back judgement runs around every person's decision: if it fails, the
+    decision stands and is played (issue 38: a Here to Slay table refused every card)."""
+    rage = get_game("rage")
+
+    def broken(state: Any, action: Any, after: Any) -> bool:
+        raise IndexError("a deal the seat could tell apart")
+
+    monkeypatch.setattr(rage, "reveals", broken)
+    with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
+        data = tk.create(client, game="rage", seats=RAGE, seed=11, device=[0])
+        tid, tokens = data["id"], tk.tokens(data)
+        with tk.join(client, tid, 0, tokens[0]) as me:
+            me.act("step:0", 0)
+            moved = me.until_state(lambda s: s["version"] == 1)
+            assert "take_back" not in moved

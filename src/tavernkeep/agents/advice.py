@@ -11,6 +11,7 @@ as the search bot's). A person's table may allow it (`settings.advice`); `tavern
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -79,13 +80,17 @@ def reason(info: InfoSet, action: Action) -> str:
     return reasons.reason(info, action) if reasons is not None else ""
 
 
-def advise(info: InfoSet, rng: Rng, spec: str | None = None) -> list[Advice]:
+def advise(
+    info: InfoSet, rng: Rng, spec: str | None = None, stop: Callable[[], bool] | None = None
+) -> list[Advice]:
     """Each legal action's chance to win, best first, by the search from `info` alone.
-    `spec` is the search (`bot:mcts:...`; by default `ADVICE_MS` milliseconds)."""
+    `spec` is the search (`bot:mcts:...`; by default `ADVICE_MS` milliseconds); `stop`
+    may end it early (`ISMCTSBot.stop`)."""
     game = info.game
     actions = info.legal_actions()
     bot = make_bot(spec or f"bot:mcts:{ADVICE_MS}ms", game)
     assert isinstance(bot, ISMCTSBot), "the tutor is the search"
+    bot.stop = stop
     kids: dict[Action, Any] = {}
     if len(actions) > 1:
         kids = bot.search(info, rng).children.get(info.seat, {})

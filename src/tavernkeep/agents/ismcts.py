@@ -87,6 +87,9 @@ for a budget of a thousand iterations spread over up to a few dozen actions."""
 CONFIDENCE = 2.0
 """Standard errors by which the search's choice must beat the incumbent's: about the
 one-sided 97.5% bar, so that chance alone overrules the incumbent a time in forty."""
+FIRST_ITERATIONS = 16
+"""Iterations a search runs before it may be stopped early (`ISMCTSBot.stop`): enough that
+every root action of most decisions has been tried once, a few milliseconds."""
 MARGIN = 0.1
 """Weight of the score term beside the win term: enough to break the ties among lost
 (or among won) rollouts, too little to ever prefer a good loss to a win."""
@@ -231,6 +234,10 @@ class ISMCTSBot:
         self.cap_millis: int | None = None
         """A server's time limit on any budget: an iteration budget stops there too, since
         iterations cost what the game makes them cost (server/search.py)."""
+        self.stop: Callable[[], bool] | None = None
+        """Asked between iterations, once `FIRST_ITERATIONS` have run: True ends the search
+        there, with what it has found (a server's pool hands the worker to a search a
+        person waits on: server/search.py)."""
 
     def choose(self, info: InfoSet) -> Action:
         actions = info.legal_actions()
@@ -286,11 +293,14 @@ class ISMCTSBot:
         if self.cap_millis is not None:
             millis = self.cap_millis if millis is None else min(millis, self.cap_millis)
         deadline = time.perf_counter() + millis / 1000.0 if millis is not None else None
+        stop = self.stop
         done = 0
         while True:
             if limit is not None and done >= limit:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if stop is not None and done >= FIRST_ITERATIONS and stop():
                 break
             done += 1
             st = info.determinize(rng)

@@ -128,6 +128,11 @@ class Game(ABC, Generic[S, C]):
     bot in every seat and prints one table, e.g. ("scenario", "players"). "bot" varies
     the seats' bot: the game's heuristic bot and the random bot."""
 
+    decision_kinds: ClassVar[tuple[str, ...]] = ("decision",)
+    """Every kind of decision the game asks with its standard pack, as `decision` names
+    them: tests/games/test_every_decision.py reaches each of them many times in every
+    game and fails on a kind it never meets."""
+
     # -- configuration and content -------------------------------------------------
 
     def make_config(self, options: Mapping[str, Any] | None = None) -> C:
@@ -181,6 +186,13 @@ class Game(ABC, Generic[S, C]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), JSON-ready. The only door out."""
 
+    def decision(self, state: S) -> str | None:
+        """The kind of decision open now, one of `decision_kinds` (None once the game is
+        over): fine enough that decisions played out differently have kinds of their own
+        (Here to Slay's taking a card from a hand one looks at is not discarding one of
+        one's own). By default a game has one kind of decision."""
+        return None if self.actor(state) is None else "decision"
+
     def observe(self, state: S, seat: int) -> Any:
         """What `seat` knows, for a bot to read: the view's facts in the rules' own terms
         (ids, suits as numbers), without the words and nesting a person's view carries,
@@ -196,6 +208,21 @@ class Game(ABC, Generic[S, C]):
         The sample must be a function of what `seat` can see and `rng` alone: sort what
         is shuffled, never shuffle it in its true order, so that the search and the tutor
         (agents/advice.py) give the same answer whatever the seat cannot see."""
+
+    def reveals(self, state: S, action: Action, after: S) -> bool:
+        """Whether `action`, chosen by the seat deciding in `state`, may have shown that
+        seat anything it could not see before, in any deal it cannot tell from this one: a
+        die rolled, a card drawn, a hidden card or a hidden fact told by how the action
+        turned out (a quest someone completes, a hand that holds nothing to discard).
+        `after` is the state the action led to (a copy the caller applied it to).
+
+        The take-back rule offers a decision back only where this says False
+        (engine/takeback.py), so it must be sound, not likely: False only where the rules
+        guarantee it. A game says it in its own terms (which of its parts are hidden, and
+        which steps read them); tests/games/test_every_decision.py holds every game's
+        answer against 1,000 deals at every kind of decision. By default everything may
+        reveal, and nothing is offered back."""
+        return True
 
     @abstractmethod
     def result(self, state: S) -> Result | None:

@@ -272,6 +272,7 @@ def create_app(
             body.device,
             body.settings,
             body.open,
+            opened_by=client,
         )
         seats = []
         for seat, spec in enumerate(room.seats):

@@ -50,13 +50,13 @@ from tavernkeep.engine.game import Agent, Game
 from tavernkeep.engine.match import InfoSet, Match
 from tavernkeep.engine.records import RECORD_VERSION, GameRecord
 from tavernkeep.engine.rng import Rng, derive_seed, random_seed
-from tavernkeep.engine.takeback import tells_nothing
+from tavernkeep.engine.takeback import may_take_back
 from tavernkeep.games import get_game
 from tavernkeep.server.chat import SHOWN, TABLE_LINES, ChatLine, ChatRate, clean_line
 from tavernkeep.server.commits import GroupCommit
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.peers import Peers
-from tavernkeep.server.search import SearchLimits, SearchPool, default_workers
+from tavernkeep.server.search import Asker, SearchLimits, SearchPool, default_workers
 from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
 from tavernkeep.server.storage import (
     UNFINISHED,
@@ -302,6 +302,9 @@ class Room:
         person has not come back within the table's grace gets a stand-in (Tavern.watch).
         A seat never claimed is not here: it waits for its person."""
         self.watch_task: asyncio.Task[None] | None = None
+        self.opened_by = ""
+        """The address that opened the table, while this process knows it: its searches
+        count in that address's minute (search.py); "" for a table from storage."""
         self.takebacks: list[tuple[int, int, str]] = []
         """The decisions that may be taken back (engine/takeback.py), latest last: each
         its index, its seat and its label. Only the latest run of one seat's own decisions
@@ -393,6 +396,15 @@ class Room:
         if self._stand_in is None:
             self._stand_in = make_bot(self.stand_in, self.game)
         return self._stand_in
+
+    def has_people(self) -> bool:
+        """Whether a person sits at the table: its bots' searches go before those of
+        tables of bots alone (search.py)."""
+        return "human" in self.seats
+
+    def asker(self, person_waits: bool) -> Asker:
+        """Whom a search for this table is for, in the search pool's terms."""
+        return Asker(self.opened_by, self.id, person_waits)
 
     def person_decides(self, seat: int) -> bool:
         """Whether a person decides for `seat` now (not a bot, nor a stand-in)."""
@@ -630,10 +642,12 @@ class Tavern:
         device: list[int] | None = None,
         settings: TableSettings | None = None,
         open_seats: list[int] | None = None,
+        opened_by: str = "",
     ) -> tuple[Room, list[str | None], str]:
-        """Open a table. Returns it; a seat, the secret its creator is handed (an invite
-        for a person elsewhere, a credential for a seat on the creator's device, None for
-        a bot); and the creator's host key, which hands a seat out again."""
+        """Open a table for the address `opened_by`. Returns it; a seat, the secret its
+        creator is handed (an invite for a person elsewhere, a credential for a seat on
+        the creator's device, None for a bot); and the creator's host key, which hands a
+        seat out again."""
         game = get_game(game_name)
         settings = settings or TableSettings()
         if settings.stand_in is None:
@@ -710,7 +724,9 @@ class Tavern:
             else:
                 keys.append(SeatKey(secret_hash(secret)))
         host = new_secret()
-        room = await self._open(match, keys, deal, settings, secret_hash(host), bool(left_open))
+        room = await self._open(
+            match, keys, deal, settings, secret_hash(host), bool(left_open), opened_by
+        )
         return room, handed, host
 
     async def check_room_for_one_more(self) -> None:
@@ -730,9 +746,11 @@ class Tavern:
         settings: TableSettings,
         host_hash: str | None,
         waiting: bool = False,
+        opened_by: str = "",
     ) -> Room:
         """Store a new table and bring it to life: its bots start if it is theirs to move
-        (once its open seats are taken, if it has any)."""
+        (once its open seats are taken, if it has any). `opened_by` is the address that
+        opened it, whose minute of search its bots count in (search.py)."""
         table_id = secrets.token_urlsafe(6)
         created_at = time.time()
         await self.db(
@@ -749,6 +767,7 @@ class Tavern:
         room = self._room(table_id, match, list(match.opening), keys, created_at, deal)
         room.settings = settings
         room.waiting = waiting
+        room.opened_by = opened_by
         self.rooms[table_id] = room
         self.schedule_bots(room)
         self.forget_if_idle(room)
@@ -1264,7 +1283,7 @@ class Tavern:
     async def _advise(self, room: Room, seat: int, version: int) -> None:
         try:
             copy = room.game.clone(room.match.state)
-            options = await self.searches.advise(room.game, copy, seat)
+            options = await self.searches.advise(room.game, copy, seat, room.asker(True))
         except Exception:
             log.exception("table %s: advice failed", room.id)
             return
@@ -1541,7 +1560,11 @@ class Tavern:
             settings = TableSettings.model_validate(stored.settings, strict=False)
             # The same people in the same seats, with fresh clocks.
             keys = [replace(key, clock=None) for key in stored.keys]
-            room = await self._open(match, keys, "secret", settings, stored.host_hash)
+            old = self.rooms.get(table_id)
+            opened_by = old.opened_by if old is not None else ""
+            room = await self._open(
+                match, keys, "secret", settings, stored.host_hash, opened_by=opened_by
+            )
             rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
         if rematch_id != room.id:
             # Another server process opened the rematch at the same moment: theirs
@@ -1711,19 +1734,14 @@ class Tavern:
     def _undoable(
         self, room: Room, seat: int, action: Action, person: bool, after: Any = None
     ) -> str | None:
-        """The label of a person's own decision that told them nothing, which they may
-        take back while the decision stays theirs (Board Game Arena's rule); None for any
-        other, which ends that chance. `after` is the state the action leads to, if the
-        caller has tried it already."""
+        """The label of a person's own decision that showed them nothing, which they may
+        take back while the decision stays theirs (Board Game Arena's rule,
+        engine/takeback.py); None for any other, which ends that chance. `after` is the
+        state the action leads to, if the caller has tried it already."""
         if not person:
             return None
         game, state = room.game, room.match.state
-        if after is None:
-            after = game.clone(state)
-            game.apply(after, action, False)
-        if game.actor(after) != seat:
-            return None
-        if not tells_nothing(game, state, seat, action, Rng(random_seed())):
+        if not may_take_back(game, state, seat, action, after):
             return None
         return game.label(state, action)
 
@@ -1862,7 +1880,8 @@ class Tavern:
                 rng = match.rngs[actor]
             # A search thinks in the pool, over a copy, with the lock free: the table's
             # spectators join and its people reconnect meanwhile.
-            action = await self.searches.choose(room.game, spec, copy, actor, rng)
+            asker = room.asker(stand_in or room.has_people())
+            action = await self.searches.choose(room.game, spec, copy, actor, rng, asker)
             async with room.lock:
                 if room.version != version or room.actor != actor:
                     continue

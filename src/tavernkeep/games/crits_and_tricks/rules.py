@@ -415,6 +415,25 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
     def observe(self, state: CritsAndTricksState, seat: int) -> Seen:
         return observer.observe(state, seat)
 
+    decision_kinds = ("give_up", "barkeep", "play", "reroll", "bard", "crit")
+
+    def decision(self, state: CritsAndTricksState) -> str | None:
+        return state.stack[-1].kind if state.stack else None
+
+    def reveals(
+        self, state: CritsAndTricksState, action: Action, after: CritsAndTricksState
+    ) -> bool:
+        # Hidden: the dice to come, the other hands, the decks and the others' quests.
+        # A seat's own turn (a card played with a die, crits, keeping a roll) reads only
+        # its own hand and the dice on the table; the hidden parts are read when a die is
+        # rolled, a trick is taken (whose quests it completes: the others' are checked) or
+        # a round is dealt, and each of those moves the stream or the tricks played.
+        return (
+            after.rng != state.rng
+            or after.tricks_played != state.tricks_played
+            or after.round != state.round
+        )
+
     def determinize(self, state: CritsAndTricksState, seat: int, rng: Rng) -> CritsAndTricksState:
         """Re-deal what `seat` cannot see: the other hands with the undealt cards, and the
         other seats' quests (and quest offers) with the quest deck."""

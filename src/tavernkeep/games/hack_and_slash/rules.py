@@ -349,6 +349,19 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
             "result": result.to_json() if result else None,
         }
 
+    decision_kinds = ("quest", "rescue")
+
+    def decision(self, state: HackAndSlashState) -> str | None:
+        return state.stack[-1].kind if state.stack else None
+
+    def reveals(
+        self, state: HackAndSlashState, action: Action, after: HackAndSlashState
+    ) -> bool:
+        # Hidden: the dice to come and the draw pile's order, which the rules only ever
+        # draw from the top. A decision that rolled or drew moved one of them; one that
+        # did neither ran on what every seat sees.
+        return after.rng != state.rng or after.pile != state.pile
+
     def determinize(self, state: HackAndSlashState, seat: int, rng: Rng) -> HackAndSlashState:
         # Only the order of the draw pile and the dice to come are hidden. The pile is
         # sorted before it is shuffled, so the sample is a function of what the seat knows

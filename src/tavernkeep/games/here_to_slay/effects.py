@@ -169,6 +169,7 @@ def can_pay(st: HereToSlayState, owner: int, step: Step) -> bool:
     cards = st.catalog.cards
     if step.verb == "sacrifice":
         return bool(party_cards(st, owner, step.kind, takeable=False))
+    st.unasked[owner] += 1  # the answer comes from a hand: see HereToSlayState.unasked
     return any(matches(cards[c], step.kind) for c in st.hands[owner])
 
 
@@ -228,6 +229,11 @@ def do_named(
         st.stack.append(Decision(owner, "pick", ("replace", "monster", NONE, 1, optional, ())))
     elif named == "look_and_take":
         if target != NONE:
+            # The owner sees the whole hand from now on (its view shows it while they
+            # choose): each card of it is known to them where it lies, so `determinize`
+            # keeps that hand as it is for them, and the pick means the same in every deal.
+            for seen in st.hands[target]:
+                st.known[seen] = st.known.get(seen, 0) | (1 << owner)
             st.stack.append(Decision(owner, "pick", ("take", "card", target, 1, optional, ())))
     elif named == "two_more_action_points":
         if st.current == owner:
@@ -338,9 +344,8 @@ def pick(st: HereToSlayState, action: Action, ev: Events) -> None:
             card=card,
         )
     elif verb == "take":
-        # The taker has seen the whole hand, and knows where each card of it still is.
-        for seen in st.hands[source]:
-            st.known[seen] = st.known.get(seen, 0) | (1 << seat)
+        # The taker has seen the whole hand (marked known when the look began) and
+        # knows where each card of it still is.
         gained = card
         hand_to_hand(st, card, source, seat, "take", "takes", "'s hand", ev)
     elif verb == "ward":

@@ -240,6 +240,11 @@ HAND_CARD_ARG = {"play_now": 0, "may": 1, "effect": 4}
 a skill was set off by, the card an effect's last step gave."""
 
 
+SPLIT_DECISIONS = frozenset({"pick", "aim", "target"})
+"""Decisions named with their verb or scope (`HereToSlay.decision`): taking a card from a
+hand one looks at is played out unlike discarding one of one's own."""
+
+
 def redealt(frame: Decision, dealt: dict[int, int]) -> Decision:
     at = HAND_CARD_ARG.get(frame.kind, -1)
     if at < 0 or frame.args[at] not in dealt:
@@ -361,6 +366,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             rolls=[],
             stack=[Decision(0, "begin")],
             known={},
+            unasked=[0] * n,
             winner=NONE,
             ending="",
             tally=new_tally(),
@@ -700,6 +706,47 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         info = state.catalog.leaders[leader]
         return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
 
+    decision_kinds = (
+        "leader", "turn", "challenge", "modifier", "free_roll", "may", "play_now",
+        "target:chosen_player", "target:chosen_opponent",
+        "aim:destroy", "aim:steal", "aim:return",
+        "pick:discard", "pick:sacrifice", "pick:destroy", "pick:steal", "pick:return",
+        "pick:search", "pick:take", "pick:ward", "pick:encore", "pick:replace",
+        "pick:attack",
+    )
+
+    def decision(self, state: HereToSlayState) -> str | None:
+        if not state.stack:
+            return None
+        top = state.stack[-1]
+        if top.kind in SPLIT_DECISIONS:
+            return f"{top.kind}:{top.args[0]}"  # its verb or scope: pick:take, target:...
+        return top.kind
+
+    def reveals(self, state: HereToSlayState, action: Action, after: HereToSlayState) -> bool:
+        # Hidden: the dice to come, the decks' order, and what a hand holds that its
+        # seat alone knows. A decision that rolled, drew or shuffled moved the stream or a
+        # deck; one that moved a card between other seats' hands, showed the chooser a
+        # card of one (a look into a hand: `known`), or had the rules settle something
+        # from another seat's hand without asking it (HereToSlayState.unasked) may have
+        # told its chooser what a hand holds. Anything else ran on what the chooser sees:
+        # its own hand, the Parties, the discard pile, the Monsters.
+        seat = state.stack[-1].seat
+        bit = 1 << seat
+        was, now = state.known, after.known
+        return (
+            after.rng != state.rng
+            or after.deck != state.deck
+            or after.monster_deck != state.monster_deck
+            or any(
+                after.hands[s] != state.hands[s]
+                or after.unasked[s] != state.unasked[s]
+                or any(now.get(c, 0) & bit and not was.get(c, 0) & bit for c in after.hands[s])
+                for s in range(state.players)
+                if s != seat
+            )
+        )
+
     def determinize(self, state: HereToSlayState, seat: int, rng: Rng) -> HereToSlayState:
         # Hidden: the deck's order and the other seats' hands. Re-deal them together,
         # keeping every count, so the sample agrees with everything `seat` has seen.
@@ -728,10 +775,18 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             twin.hands[s] = mine + new
             dealt.update(zip(old, new, strict=True))
         twin.deck = hidden
-        # A pending frame may name a card of another hand (a card just drawn, waiting for
-        # its "play it at once?"): it names the card dealt in its place, so the stack
-        # tells the searcher no more than its view does.
         if dealt:
+            # Who else knows the card in a place (a PULL's two players) is public: the
+            # card dealt there takes its mark, and a mark a card kept from a hand it has
+            # since left (it was shown, discarded, shuffled back) goes with it.
+            masks = {was: known.pop(was, 0) for was in dealt}
+            for was, now in dealt.items():
+                known.pop(now, None)
+                if masks[was]:
+                    known[now] = masks[was]
+            # A pending frame may name a card of another hand (a card just drawn, waiting
+            # for its "play it at once?"): it names the card dealt in its place, so the
+            # stack tells the searcher no more than its view does.
             twin.stack = [redealt(f, dealt) for f in twin.stack]
         twin.rng = Rng(rng.next64())
         # The Monster deck is face down: which Monster turns up next is hidden too.

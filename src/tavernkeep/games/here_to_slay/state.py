@@ -68,6 +68,12 @@ class HereToSlayState:
     returned or searched. `determinize` keeps these cards where they are. An entry is
     set or dropped whenever a card enters a hand, so one left behind by a card that has
     since left its hand is never read."""
+    unasked: list[int]
+    """Per seat: how many times the rules settled something from what that seat's hand
+    holds without asking it (a discard it has nothing for, a cost it cannot pay, a window
+    the table skips for it). Each tells the table something about a hidden hand, so a
+    decision that moves another seat's count may have shown its chooser something
+    (`HereToSlay.reveals`, the take-back rule)."""
     winner: int
     ending: str
     """'' while the game goes on."""
@@ -100,6 +106,7 @@ class HereToSlayState:
         twin.rolls = [roll[:] for roll in self.rolls]
         twin.stack = self.stack[:]
         twin.known = self.known.copy()
+        twin.unasked = self.unasked[:]
         twin.winner = self.winner
         twin.ending = self.ending
         twin.tally = self.tally.copy()

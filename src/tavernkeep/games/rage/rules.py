@@ -364,6 +364,16 @@ class Rage(Game[RageState, RageConfig]):
             "result": result.to_json() if result else None,
         }
 
+    decision_kinds = ("move", "combat", "backstab")
+
+    def decision(self, state: RageState) -> str | None:
+        return state.stack[-1].kind if state.stack else None
+
+    def reveals(self, state: RageState, action: Action, after: RageState) -> bool:
+        # Nothing is hidden on the map, only the dice to come: a decision that rolled
+        # none showed nothing, and whether it rolls depends on nothing hidden.
+        return after.rng != state.rng
+
     def determinize(self, state: RageState, seat: int, rng: Rng) -> RageState:
         # Nothing is hidden on the map: only the dice to come.
         twin = state.clone()

@@ -543,6 +543,29 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
             "result": result.to_json() if result else None,
         }
 
+    decision_kinds = (
+        "hero", "weapon", "enter", "turn", "equip", "trade", "boost", "target", "push",
+        "hit", "wound",
+    )
+    """A free move of more than one step ("walk") is in the rules but in no card of the
+    standard pack."""
+
+    def decision(self, state: SideQuestState) -> str | None:
+        return state.stack[-1].kind if state.stack and not state.ending else None
+
+    def reveals(self, state: SideQuestState, action: Action, after: SideQuestState) -> bool:
+        # Hidden from every hero alike: the dice to come, the face-down Locations and
+        # the Dungeon, Monster and Loot decks, which the rules only ever draw from the
+        # top, and a Location only once it is turned face up. A decision that rolled, drew
+        # or turned a Location moved one of them; any other ran on what the party sees.
+        return (
+            after.rng != state.rng
+            or after.revealed != state.revealed
+            or after.dungeon_deck != state.dungeon_deck
+            or after.monster_deck != state.monster_deck
+            or after.loot_deck != state.loot_deck
+        )
+
     def determinize(self, state: SideQuestState, seat: int, rng: Rng) -> SideQuestState:
         """Re-sample what no seat can see: the face-down Locations (among those not
         revealed and those not in the row), and what the Dungeon, Monster and Loot decks
