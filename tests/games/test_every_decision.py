@@ -26,6 +26,8 @@ It prints a table of how often each kind was reached and checked, and fails on a
 declare. A new game takes part by being in the registry.
 
 A run draws its games from a seed printed with the table (TAVERNKEEP_WALK_SEED repeats it).
+A longer run sets TAVERNKEEP_WALK_REACHED, _CHECKED, _DEALS (1000: every decision offered
+back judged on a thousand deals) and _SECONDS.
 """
 
 from __future__ import annotations
@@ -50,20 +52,26 @@ from tavernkeep.engine.rng import Rng, random_seed
 from tavernkeep.engine.takeback import may_take_back
 from tavernkeep.games import game_names, get_game
 
-REACHED = 200
+
+def setting(name: str, default: int) -> int:
+    """A number of the walk, which TAVERNKEEP_WALK_<NAME> changes for a longer run."""
+    return int(os.environ.get(f"TAVERNKEEP_WALK_{name}", default))
+
+
+REACHED = setting("REACHED", 200)
 """Each declared kind must be reached at least this often."""
-CHECKED = 300
+CHECKED = setting("CHECKED", 300)
 """Visits of a kind that are checked in full; past it a kind is only walked through."""
 FIRST_DEALS = 1000
 """Deals sampled for the first `FIRST` decisions offered back of each (kind, action)."""
 FIRST = 2
-DEALS = 10
+DEALS = setting("DEALS", 10)
 """Deals sampled for each one after those: many positions, each a few deals."""
 WALK = 40
 """Decisions played from a restart before starting again."""
 AHEAD = 8
 """Actions tried one step ahead when choosing where to go."""
-SECONDS = 150.0
+SECONDS = setting("SECONDS", 150)
 """The most a game's walk runs; it stops earlier once every kind is covered."""
 
 

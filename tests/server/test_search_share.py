@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tavernkeep.agents.random_bot import RandomBot
 from tavernkeep.engine.match import Match
 from tavernkeep.engine.rng import Rng
@@ -62,9 +64,32 @@ def test_one_address_takes_turns_with_itself_not_with_everyone() -> None:
     assert ask is not None
     other = share.ask(Asker(FRIEND, "friends-bots", people=False), now + 0.01)
     assert share.to_stop(now + 0.01) == [], "not before the running search had its slice"
-    assert share.to_stop(now + SLICE + 0.01) == [ask]
+    assert share.slice_ends(now + 0.01) == pytest.approx(SLICE - 0.01)
+    assert share.to_stop(now + SLICE) == [ask]
+    assert share.slice_ends(now + SLICE) is None, "the slice is over: nothing more to time"
     share.finish(ask, now + SLICE + 0.02)
     assert share.start_next(now + SLICE + 0.02) is other
+    # The addresses take turns, a slice each while the other waits.
+    assert share.to_stop(now + 2 * SLICE + 0.02) == [other]
+    share.finish(other, now + 2 * SLICE + 0.02)
+    nxt = share.start_next(now + 2 * SLICE + 0.02)
+    assert nxt is not None and nxt.asker.table == "bots-1", "the stranger's next table in turn"
+
+
+def test_a_person_at_one_address_waits_a_slice_at_most_for_another() -> None:
+    """The stranger sits at their ten tables too, so a person waits on every search there:
+    a search of the stranger's gives way after its slice to another address's person."""
+    share = FairShare(lanes=1, seconds_a_minute=1000.0)
+    stranger = [Asker(STRANGER, f"seated-{t}", people=True) for t in range(10)]
+    for asker in stranger:
+        share.ask(asker, 0.0)
+    first = share.start_next(0.0)
+    assert first is not None
+    friend = share.ask(Asker(FRIEND, "friends", people=True), 0.1)
+    assert share.to_stop(0.1) == []
+    assert share.to_stop(SLICE) == [first]
+    share.finish(first, SLICE + 0.01)
+    assert share.start_next(SLICE + 0.01) is friend, "before the stranger's other nine"
 
 
 def test_an_address_past_its_minute_is_over_until_the_minute_passes() -> None:

@@ -17,11 +17,10 @@ stranger can make the server spend"):
    before a search at a table of bots alone, and a running search of a table of bots
    alone is stopped the moment one such search waits: it plays what it has found so far
    (`ISMCTSBot.stop`, after its first few iterations).
-2. Within that, the address whose tables have used the least search in the last minute
-   goes first, and among one address's tables the one served longest ago: ten tables
-   from one address take turns with each other, not with everyone else. A search of an
-   address that has used more than another waiting address's share is stopped once it
-   has thought `SLICE` seconds.
+2. Within that, addresses take turns (the one served longest ago goes first), and so do
+   one address's tables: ten tables from one address take turns with each other, not
+   with everyone else. A search that has thought `SLICE` seconds stops when another
+   address's search of its kind waits, so nobody waits long behind a long budget.
 3. An address past `seconds_a_minute` of search in the last minute has its searches cut
    to `OVER_SHARE_MS` a decision until its minute comes back under.
 
@@ -54,9 +53,9 @@ from tavernkeep.engine.rng import Rng, random_seed
 
 WINDOW = 60.0
 """The minute over which an address's search time is counted."""
-SLICE = 0.25
-"""How long a search of an address that has used more than another may think before the
-other's waiting search takes its worker."""
+SLICE = 0.4
+"""How long a search may think before another address's waiting search takes its worker:
+more than the lobby's quick bots and the stand-in think (300 ms), which so finish."""
 OVER_SHARE_MS = 100
 """A decision's search for an address past its minute's share."""
 
@@ -136,7 +135,7 @@ class FairShare:
     used: dict[str, deque[tuple[float, float]]] = field(default_factory=dict)
     """Per group, the searches of the last minute that are over: (started, ended)."""
     served: dict[str, float] = field(default_factory=dict)
-    """Per table, when its last search started."""
+    """Per table and per group, when its last search started."""
     _orders: Any = field(default_factory=itertools.count)
 
     def __post_init__(self) -> None:
@@ -164,14 +163,15 @@ class FairShare:
     def over_share(self, group: str, now: float) -> bool:
         return self.spent(group, now) >= self.seconds_a_minute
 
-    def rank(self, ask: Ask, now: float) -> tuple[int, float, float, int]:
-        """Lower goes first: a person waiting, the group that used least, the table
+    def rank(self, ask: Ask) -> tuple[int, float, float, int]:
+        """Lower goes first: a person waiting, the group served longest ago, its table
         served longest ago, the first asked."""
         asker = ask.asker
+        never = float("-inf")
         return (
             0 if asker.people else 1,
-            self.spent(asker.group, now),
-            self.served.get(asker.table, float("-inf")),
+            self.served.get("group " + asker.group, never),
+            self.served.get("table " + asker.table, never),
             ask.order,
         )
 
@@ -180,11 +180,12 @@ class FairShare:
         free = next((lane for lane, ask in enumerate(self.running) if ask is None), None)
         if free is None or not self.waiting:
             return None
-        best = min(self.waiting, key=lambda a: self.rank(a, now))
+        best = min(self.waiting, key=self.rank)
         self.waiting.remove(best)
         best.lane, best.started = free, now
         self.running[free] = best
-        self.served[best.asker.table] = now
+        self.served["group " + best.asker.group] = now
+        self.served["table " + best.asker.table] = now
         return best
 
     def finish(self, ask: Ask, now: float) -> None:
@@ -200,29 +201,39 @@ class FairShare:
             return []
         stopped: list[Ask] = []
         candidates = [a for a in self.running if a is not None and not a.stopping]
-        for waiting in sorted(self.waiting, key=lambda a: self.rank(a, now)):
+        for waiting in sorted(self.waiting, key=self.rank):
             victims = [a for a in candidates if self._yields(a, waiting, now)]
             if not victims:
                 continue
-            victim = max(victims, key=lambda a: self.rank(a, now))
+            # The bots' search before a person's; else the one that has thought longest.
+            victim = max(victims, key=lambda a: (not a.asker.people, now - (a.started or now)))
             victim.stopping = True
             candidates.remove(victim)
             stopped.append(victim)
         return stopped
 
+    def slice_ends(self, now: float) -> float | None:
+        """Seconds until a running search's slice is over while a search it would give
+        way to waits, if any does (the pool looks again then)."""
+        ends = [
+            running.started + SLICE - now
+            for running in self.running
+            if running is not None and running.started is not None and not running.stopping
+            if any(self._yields(running, waiting, float("inf")) for waiting in self.waiting)
+        ]
+        return max(0.0, min(ends)) if ends else None
+
     def _yields(self, running: Ask, waiting: Ask, now: float) -> bool:
         """Whether `running` gives its worker up to `waiting`: a table of bots alone to a
-        person at once; another group's search, that has used more, after a slice."""
+        person at once; to another group's search of its kind, after a slice."""
         if waiting.asker.people and not running.asker.people:
             return True
-        if waiting.asker.people != running.asker.people:
-            return False
-        group, other = running.asker.group, waiting.asker.group
         assert running.started is not None
         return (
-            group != other
-            and now - running.started >= SLICE
-            and self.spent(group, now) > self.spent(other, now) + SLICE
+            waiting.asker.people == running.asker.people
+            and waiting.asker.group != running.asker.group
+            # A millisecond's grace: the timer set for the slice's end may wake a hair early.
+            and now - running.started >= SLICE - 0.001
         )
 
 
@@ -374,9 +385,10 @@ class SearchPool:
             assert ask.lane is not None
             self._stops[ask.lane] = 1
             self.gave_way += 1
-        if share.waiting and self._recheck is None:
-            # A search of another group may be due to give way once it has had its slice.
-            self._recheck = asyncio.get_running_loop().call_later(SLICE / 2, self._again)
+        due = share.slice_ends(now)
+        if due is not None and self._recheck is None:
+            # A running search is due to give way when its slice is over.
+            self._recheck = asyncio.get_running_loop().call_later(due, self._again)
 
     def _again(self) -> None:
         self._recheck = None

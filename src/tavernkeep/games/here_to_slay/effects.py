@@ -169,7 +169,7 @@ def can_pay(st: HereToSlayState, owner: int, step: Step) -> bool:
     cards = st.catalog.cards
     if step.verb == "sacrifice":
         return bool(party_cards(st, owner, step.kind, takeable=False))
-    st.unasked[owner] += 1  # the answer comes from a hand: see HereToSlayState.unasked
+    st.unasked += 1  # the answer comes from a hand: see HereToSlayState.unasked
     return any(matches(cards[c], step.kind) for c in st.hands[owner])
 
 

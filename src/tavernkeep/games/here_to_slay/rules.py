@@ -366,7 +366,7 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
             rolls=[],
             stack=[Decision(0, "begin")],
             known={},
-            unasked=[0] * n,
+            unasked=0,
             winner=NONE,
             ending="",
             tally=new_tally(),
@@ -728,19 +728,19 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         # seat alone knows. A decision that rolled, drew or shuffled moved the stream or a
         # deck; one that moved a card between other seats' hands, showed the chooser a
         # card of one (a look into a hand: `known`), or had the rules settle something
-        # from another seat's hand without asking it (HereToSlayState.unasked) may have
-        # told its chooser what a hand holds. Anything else ran on what the chooser sees:
-        # its own hand, the Parties, the discard pile, the Monsters.
+        # from a hand without asking its holder (HereToSlayState.unasked) may have told
+        # its chooser what a hand holds. Anything else ran on what the chooser sees: its
+        # own hand, the Parties, the discard pile, the Monsters.
         seat = state.stack[-1].seat
         bit = 1 << seat
         was, now = state.known, after.known
         return (
             after.rng != state.rng
+            or after.unasked != state.unasked
             or after.deck != state.deck
             or after.monster_deck != state.monster_deck
             or any(
                 after.hands[s] != state.hands[s]
-                or after.unasked[s] != state.unasked[s]
                 or any(now.get(c, 0) & bit and not was.get(c, 0) & bit for c in after.hands[s])
                 for s in range(state.players)
                 if s != seat

@@ -68,12 +68,13 @@ class HereToSlayState:
     returned or searched. `determinize` keeps these cards where they are. An entry is
     set or dropped whenever a card enters a hand, so one left behind by a card that has
     since left its hand is never read."""
-    unasked: list[int]
-    """Per seat: how many times the rules settled something from what that seat's hand
-    holds without asking it (a discard it has nothing for, a cost it cannot pay, a window
-    the table skips for it). Each tells the table something about a hidden hand, so a
-    decision that moves another seat's count may have shown its chooser something
-    (`HereToSlay.reveals`, the take-back rule)."""
+    unasked: int
+    """How many times the rules settled something from what a hand holds without asking
+    its holder (a discard it has nothing for, a cost it cannot pay, a window the table
+    skips for it). Each tells the table something about a hidden hand, so a decision that
+    moves the count may have shown its chooser something (`HereToSlay.reveals`, the
+    take-back rule). One number, not one a seat, so that a clone copies nothing more:
+    a chooser's own hand counts too, which only keeps a few more decisions standing."""
     winner: int
     ending: str
     """'' while the game goes on."""
@@ -106,7 +107,7 @@ class HereToSlayState:
         twin.rolls = [roll[:] for roll in self.rolls]
         twin.stack = self.stack[:]
         twin.known = self.known.copy()
-        twin.unasked = self.unasked[:]
+        twin.unasked = self.unasked
         twin.winner = self.winner
         twin.ending = self.ending
         twin.tally = self.tally.copy()

@@ -379,7 +379,7 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             modifiers = st.catalog.modifiers
             skip = not st.config.ask_everyone
             while passes < n and skip and modifiers.isdisjoint(st.hands[seat]):
-                st.unasked[seat] += 1
+                st.unasked += 1
                 seat = (seat + 1) % n
                 passes += 1
             if passes >= n:
@@ -395,7 +395,7 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             while (
                 offset < n and skip and challenges.isdisjoint(st.hands[(player_seat + offset) % n])
             ):
-                st.unasked[(player_seat + offset) % n] += 1
+                st.unasked += 1
                 offset += 1
             if offset >= n:
                 stack.pop()
@@ -408,7 +408,7 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             options = pick_actions(st, top)
             if not options:
                 if top.args[0] == "discard":
-                    st.unasked[top.seat] += 1  # it holds nothing of the kind
+                    st.unasked += 1  # it holds nothing of the kind
                 stack.pop()  # nothing to act on: the step does nothing (RULES 24)
             elif len(options) == 1 and options[0].args and options[0].args[0] in top.args[5]:
                 pick(st, options[0], ev)  # a card named before the roll (RULES 16)
@@ -424,7 +424,7 @@ def advance(st: HereToSlayState, ev: Events) -> None:
             # Asked even with nothing to play, unless the table skips such questions: who
             # is asked is public, what could be played is not (RULES 38).
             if not st.config.ask_everyone and play_now_actions(st, top) == [PASS]:
-                st.unasked[top.seat] += 1
+                st.unasked += 1
                 stack.pop()
             else:
                 return
