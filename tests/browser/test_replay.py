@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 def test_a_finished_table_is_replayed_to_its_result_and_back(server: Any, ui: Any) -> None:
     expect = ui.expect
@@ -65,3 +67,53 @@ def test_a_record_file_is_opened_and_replayed(server: Any, ui: Any, tmp_path: Pa
     bad.write_text('{"game": "rage"}')
     page.get_by_label(re.compile("Open a game record")).set_input_files(str(bad))
     expect(page.locator("#replay-error")).to_contain_text("This record cannot be replayed:")
+
+
+# Each title at a short table of its own bots, dealt at random (no seed): a seed of 19
+# digits is what a person's table gets, and no JavaScript number holds it (issue 39).
+DEALT_AT_RANDOM = {
+    "hack-and-slash": ({"round_limit": 2}, 3),
+    "here-to-slay": ({}, 2),
+    "crits-and-tricks": ({"rounds": 1}, 2),
+    "side-quest": ({}, 1),
+    "rage": ({}, 1),
+}
+
+
+@pytest.mark.parametrize("game", list(DEALT_AT_RANDOM))
+def test_a_randomly_dealt_game_replays_to_its_end_from_the_table_and_a_file(
+    server: Any, ui: Any, tmp_path: Path, game: str
+) -> None:
+    expect = ui.expect
+    options, players = DEALT_AT_RANDOM[game]
+    created = server.create_table(game=game, seats=["bot:heuristic"] * players, options=options)
+    table = created["id"]
+    watcher = ui.new_page(server.url(f"/table/{table}#watch"))
+    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=180_000)
+    record = server.get(f"/api/tables/{table}/record")
+    assert record["seed"] > 2**53, "dealt at random: a seed no JavaScript number holds"
+    steps = len(record["actions"])
+    reason = record["result"]["reason"]
+
+    def to_the_end_and_back(page: Any) -> None:
+        text = page.locator("#step-text")
+        expect(text).to_contain_text(f"Step 0 of {steps}")
+        page.get_by_role("button", name="Last step").click()
+        expect(text).to_contain_text(f"Step {steps} of {steps}")
+        expect(page.locator("#banner .result-reason")).to_have_text(reason)
+        page.keyboard.press("ArrowLeft")
+        expect(text).to_contain_text(f"Step {steps - 1} of {steps}")
+        page.get_by_role("button", name="First step").click()
+        expect(text).to_contain_text(f"Step 0 of {steps}")
+        expect(page.locator("#replay-error")).to_be_hidden()
+
+    watcher.get_by_role("link", name="Watch the replay").click()
+    expect(watcher).to_have_url(re.compile(r"/replay#table="))
+    to_the_end_and_back(watcher)
+
+    path = tmp_path / f"{game}.json"
+    path.write_text(json.dumps(record))  # Python's numbers are exact: the seed as it is
+    page = ui.new_page(server.url("/replay"))
+    page.get_by_label(re.compile("Open a game record")).set_input_files(str(path))
+    expect(page.locator("#replay-source")).to_have_text(path.name)
+    to_the_end_and_back(page)

@@ -104,21 +104,22 @@ class Coverage:
 
 def random_options(game: Game[Any, Any], rnd: random.Random) -> dict[str, Any]:
     """A table of any size the game takes, with its variants drawn now and then: each
-    yes-or-no or one-of option of its config changed one time in four."""
-    options: dict[str, Any] = {"players": rnd.randint(game.min_players, game.max_players)}
-    for name, info in game.config_model.model_fields.items():
-        if name == "players" or rnd.random() >= 0.25:
-            continue
-        if info.annotation is bool:
-            options[name] = rnd.random() < 0.5
-        elif get_origin(info.annotation) is Literal:
-            options[name] = rnd.choice(get_args(info.annotation))
-    for _ in range(2):
+    yes-or-no or one-of option of its config changed one time in four. A draw the game
+    refuses (a size only a variant allows) is drawn again."""
+    for _ in range(20):
+        options: dict[str, Any] = {"players": rnd.randint(game.min_players, game.max_players)}
+        for name, info in game.config_model.model_fields.items():
+            if name == "players" or rnd.random() >= 0.25:
+                continue
+            if info.annotation is bool:
+                options[name] = rnd.random() < 0.5
+            elif get_origin(info.annotation) is Literal:
+                options[name] = rnd.choice(get_args(info.annotation))
         try:
             game.make_config(options)
             return options
         except ConfigError:
-            options = {"players": options["players"], "two_player": True}
+            continue
     return {}
 
 

@@ -70,6 +70,27 @@ def test_every_hand_may_be_seen_once_the_game_is_over(client: Any) -> None:
     assert views[2]["seat"] is None
 
 
+def test_a_record_sent_as_its_text_keeps_a_seed_no_javascript_number_holds(
+    client: Any,
+) -> None:
+    """The page sends the record's text as written (issue 39): a 19-digit seed read into a
+    JavaScript number comes back as another seed, and the record as another game."""
+    seed = 7_404_522_418_911_337_001
+    record = finished("hack-and-slash", 3, seed=seed)
+    text = json.dumps(record)
+    total = len(record["actions"])
+    last = client.post("/api/replay", json={"record": text, "seat": 0, "step": total})
+    assert last.status_code == 200, last.text
+    assert last.json()["result"] == record["result"]
+    rounded = text.replace(str(seed), str(int(float(seed))))  # what JSON.parse would make
+    assert rounded != text
+    refused = client.post("/api/replay", json={"record": rounded, "seat": 0, "step": total})
+    assert refused.status_code == 400
+    assert "does not replay" in refused.json()["error"]
+    broken = client.post("/api/replay", json={"record": "{not json", "step": 0})
+    assert broken.status_code == 400 and "\n" not in broken.json()["error"]
+
+
 def test_what_is_not_a_record_or_not_a_step_is_one_line(client: Any) -> None:
     record = finished("hack-and-slash", 3, seed=6)
     total = len(record["actions"])

@@ -86,7 +86,9 @@ class CreateTable(BaseModel):
 class ReplayFrame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    record: dict[str, Any]
+    record: str | dict[str, Any]
+    """The record's text as written (the page's way: its numbers pass as they are), or
+    its JSON object."""
     seat: int | None = None
     step: int = 0
 

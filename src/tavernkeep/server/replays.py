@@ -25,11 +25,16 @@ FRAMES_BURST = 60
 
 
 def frame(raw: object, seat: object, step: object) -> dict[str, Any]:
-    """Step `step` of the record `raw` (its JSON object) as `seat` (None: a spectator)
-    saw it; RecordError in one line for a record, seat or step that is not one."""
-    if not isinstance(raw, dict):
-        raise RecordError("the record must be a game record's JSON object")
-    record = parse_record(json.dumps(raw), "the record")
+    """Step `step` of the record `raw` as `seat` (None: a spectator) saw it; RecordError
+    in one line for a record, seat or step that is not one. `raw` is the record's text as
+    written (what the page sends: a seed of 19 digits is no JavaScript number, so a record
+    read into one and written out again would hold another seed), or its JSON object."""
+    if isinstance(raw, str):
+        record = parse_record(raw, "the record")
+    elif isinstance(raw, dict):
+        record = parse_record(json.dumps(raw), "the record")
+    else:
+        raise RecordError("the record must be a game record's text or JSON object")
     if record.game not in game_names():
         raise RecordError(f"the record is of a game this server does not have ({record.game[:40]})")
     if len(record.actions) > MAX_ACTIONS:

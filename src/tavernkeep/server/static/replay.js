@@ -12,6 +12,8 @@ import { openRules, ruleTips } from "./rules.js";
 const $ = (id) => document.getElementById(id);
 
 const replay = {
+  // The record's text as written, sent back as it is: read into JavaScript numbers, a
+  // seed of 19 digits would come back as another seed, and another game.
   record: null,
   steps: 0,
   step: 0,
@@ -21,10 +23,10 @@ const replay = {
   asking: 0, // the latest ask: an older answer arriving late is not shown
 };
 
-async function openRecord(record, source) {
-  replay.record = record;
+async function openRecord(text, source) {
+  replay.record = text;
   replay.step = 0;
-  replay.seat = Array.isArray(record.seats) && record.seats.length ? 0 : null;
+  replay.seat = 0;
   hideError();
   $("replay-source").textContent = source;
   const first = await show(0);
@@ -134,30 +136,31 @@ async function fromTable(tableId) {
     showError("The server cannot be reached.");
     return;
   }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok || !body) {
-    showError(`No replay: ${(body && body.error) || response.statusText}.`);
+  const text = await response.text();
+  if (!response.ok) {
+    let said = null;
+    try {
+      said = JSON.parse(text).error;
+    } catch {
+      said = null;
+    }
+    showError(`No replay: ${said || response.statusText}.`);
     return;
   }
-  await openRecord(body, `table ${tableId}`);
+  await openRecord(text, `table ${tableId}`);
 }
 
 function fromFile(file) {
   const reader = new FileReader();
   reader.onload = () => {
-    let record;
+    const text = String(reader.result);
     try {
-      record = JSON.parse(String(reader.result));
+      JSON.parse(text); // only to say so at once; the text goes to the server as it is
     } catch {
       showError(`${file.name} is not a game record: not JSON.`);
       return;
     }
-    openRecord(record, file.name);
+    openRecord(text, file.name);
   };
   reader.onerror = () => showError(`${file.name} could not be read.`);
   reader.readAsText(file);
