@@ -910,7 +910,7 @@ function renderDecisionExtra(state, disabled) {
     parts.push(
       h("button", {
         type: "button",
-        class: "button secondary",
+        class: "button secondary wraps",
         id: "take-back",
         text: `Take back: ${state.take_back}`,
         title: "Undo your last decision: allowed while it is your turn, if no die was rolled and no hidden card was shown to you.",
@@ -928,6 +928,12 @@ function renderDecisionExtra(state, disabled) {
   replace(node, parts);
 }
 
+/** Whether a keyboard is the likely way in: a fine pointer that hovers (a phone has
+ *  neither, and no number keys to press). */
+function hasKeys() {
+  return window.matchMedia("(hover: hover) and (pointer: fine)").matches;
+}
+
 function promptText(state, legal) {
   if (!state) return "Waiting for the table…";
   if (state.status === "waiting") {
@@ -941,7 +947,7 @@ function promptText(state, legal) {
   }
   if (state.actor === null || state.actor === undefined) return "The game is over.";
   if (app.pending) return "Sent. Waiting for the table…";
-  if (legal.length) return "Choose one (or press its number key).";
+  if (legal.length) return hasKeys() ? "Choose one (or press its number key)." : "Choose one.";
   if (state.passing) {
     // Said to this seat alone: the others see a seat deciding, for as long as a person
     // with a choice would take.

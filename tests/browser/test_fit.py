@@ -1,0 +1,124 @@
+"""Every table page fits its window (issue 39, item 2): at 1280x800 and at a phone's
+390x844, no page is wider than the window at a game's start, in its middle (with a
+take-back on offer where the game has one) and at its end, whatever the names at the
+table. The page is measured as a person's browser lays it out: the document's width, and
+which elements run past the window's edge when it is too wide."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+SIZES = [(1280, 800), (390, 844)]
+LONG_NAME = "Wilhelmina Thistlewood"  # 22 of the 24 letters a name may have
+# Each title at a table of one person (two on one device in Side Quest, to show the badge
+# every seat sees), short enough to reach its end.
+WITH_BOTS = ["human", "bot:heuristic", "bot:random"]
+TABLES: dict[str, dict[str, Any]] = {
+    "hack-and-slash": {"seats": WITH_BOTS, "options": {"round_limit": 2}},
+    "here-to-slay": {"seats": WITH_BOTS, "options": {"turn_limit": 6}},
+    "crits-and-tricks": {"seats": WITH_BOTS, "options": {"rounds": 1, "tricks": 3}},
+    "side-quest": {"seats": ["human", "human"], "device": [0, 1]},
+    "rage": {"seats": ["human"], "device": [0]},
+}
+QUIET = {"rage": "step:", "side-quest": "trade"}
+"""A choice that shows nothing, so that the middle of the game offers a take-back."""
+
+TOO_WIDE = """
+() => {
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
+  const right = (e) => Math.round(e.getBoundingClientRect().right);
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().width > 0 && right(e) > width + 1)
+    .slice(0, 6)
+    .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ends at ${right(e)}`);
+}
+"""
+
+
+def seat_page(server: Any, ui: Any, created: dict[str, Any]) -> Any:
+    """The first seat's page, as its person opens it (an invite, or the host's device)."""
+    first = created["seats"][0]
+    if "invite" in first:
+        return ui.new_page(server.url(first["invite"]))
+    page = ui.new_page(server.url("/"))
+    page.evaluate(
+        "([t, k]) => localStorage.setItem(`tavernkeep:seats:${t}`,"
+        " JSON.stringify({credentials: {'0': k, '1': k}, last: 0}))",
+        [created["id"], first["token"]],
+    )
+    page.goto(server.url(f"/table/{created['id']}#seat=0"))
+    return page
+
+
+def fits(page: Any, game: str, when: str) -> None:
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        wide = page.evaluate(TOO_WIDE)
+        assert not wide, f"{game} at its {when}, {width} px wide: {wide}"
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_every_table_fits_its_window_from_start_to_end(server: Any, ui: Any, game: str) -> None:
+    expect = ui.expect
+    created = server.create_table(game=game, **TABLES[game])
+    if game == "side-quest":
+        # The second hero's credential, kept as the host's device keeps it.
+        tokens = {str(e["seat"]): e["token"] for e in created["seats"]}
+        page = ui.new_page(server.url("/"))
+        page.evaluate(
+            "([t, c]) => localStorage.setItem(`tavernkeep:seats:${t}`,"
+            " JSON.stringify({credentials: c, last: 0}))",
+            [created["id"], tokens],
+        )
+        page.goto(server.url(f"/table/{created['id']}#seat=0"))
+    else:
+        page = seat_page(server, ui, created)
+    ui.wait_connected(page)
+    page.locator("#my-name").fill(LONG_NAME)
+    page.locator("#name-form button").click()
+    expect(page.locator("#seats")).to_contain_text(LONG_NAME)
+    ui.wait_turn(page)
+    fits(page, game, "start")
+    choose = random.Random(7)
+    taken = 0
+    took_back_offered = False
+    while ui.wait_turn(page, timeout=60_000):
+        offered = [o["action"] for o in ui.offered(page)]
+        quiet = [a for a in offered if game in QUIET and a.startswith(QUIET[game])]
+        action = choose.choice(quiet or offered) if taken >= 6 else choose.choice(offered)
+        ui.take_turn(page, "button", action)
+        taken += 1
+        if taken >= 6 and not took_back_offered and page.locator("#take-back").count():
+            took_back_offered = True
+            fits(page, game, "middle, with a take-back on offer")
+        if taken == 12:
+            fits(page, game, "middle")
+        assert taken < 600, f"{game} did not end"
+    if game in QUIET:
+        assert took_back_offered, f"{game}: no take-back was offered to measure"
+    fits(page, game, "end")
+
+
+def test_a_phone_is_not_told_to_press_a_number_key(server: Any, ui: Any) -> None:
+    """A phone has no number keys: the decision says "Choose one." there, and names the
+    keys where a keyboard and a mouse are the way in."""
+    expect = ui.expect
+    created = server.create_table(seats=["human", "bot:heuristic", "bot:random"])
+    invite = created["seats"][0]["invite"]
+    desk = ui.new_page(server.url(invite))
+    ui.wait_turn(desk)
+    expect(desk.locator("#prompt")).to_have_text("Choose one (or press its number key).")
+    other = server.create_table(seats=["human", "bot:heuristic", "bot:random"])
+    phone = ui.browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    ui.contexts.append(phone)
+    page = phone.new_page()
+    page.goto(server.url(other["seats"][0]["invite"]))
+    ui.wait_turn(page)
+    expect(page.locator("#prompt")).to_have_text("Choose one.")
