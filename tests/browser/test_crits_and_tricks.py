@@ -348,14 +348,18 @@ def test_two_players_see_the_public_quests_and_every_die(ct_server: Any, ui: Any
     options = page.locator("#game .ct-barkeep-options .ct-challenge.playable")
     expect(options).to_have_count(len(GAME.legal_actions(shadow)))
     expect(options.filter(has_text="Creative")).to_have_count(0)
-    # Each card shows the number its action names, the one a person would type: with
-    # "Creative" (#1) left out the first card is #2, `barkeep:2`, not the list's first.
+    # One numbering on the screen (issue 39): each card shows its place in the list, the
+    # number its key presses, and names its challenge; with "Creative" (the pack's first)
+    # left out, card 1 is the pack's second, `barkeep:2`.
     challenges = shadow.content.barkeep
     for index in range(options.count()):
         card = options.nth(index)
         number = int(str(card.get_attribute("data-action")).removeprefix("barkeep:"))
-        assert card.locator(".ct-challenge-number").inner_text().strip() == f"#{number}"
+        assert card.locator(".ct-challenge-number").inner_text().strip() == str(index + 1)
         expect(card.locator(".ct-challenge-name")).to_contain_text(challenges[number - 1].name)
+        key = page.locator(f'{ui.DECIDE}[data-action="barkeep:{number}"] .key')
+        if key.count():
+            assert key.inner_text().strip() == str(index + 1)
     assert options.first.get_attribute("data-action") == "barkeep:2"
     click_and_wait(page, options.first)
     expect(page.locator("#game .ct-barkeep .ct-challenge-name")).to_have_text(

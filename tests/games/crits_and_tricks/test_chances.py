@@ -266,14 +266,14 @@ def test_the_challenges_that_count_values_show_the_dice_as_they_stand() -> None:
     high_by = " and ".join(f"Player {s + 1}" for s in others if max(values[s]) == best)
     low_by = " and ".join(f"Player {s + 1}" for s in others if sum(values[s]) == low)
     assert label(st, "barkeep:2") == (
-        f"#2 High Stakes: High Stakes (2 loot); dice now: your highest {max(mine)}, "
+        f"High Stakes: High Stakes (2 loot); dice now: your highest {max(mine)}, "
         f"the others' {best} ({high_by})"
     )
     assert label(st, "barkeep:3") == (
-        f"#3 Lightweight: Lightweight (3 loot); dice now: your total {sum(mine)}, "
+        f"Lightweight: Lightweight (3 loot); dice now: your total {sum(mine)}, "
         f"the others' lowest {low} ({low_by})"
     )
-    assert label(st, "barkeep:1") == "#1 Most Tricks: Most Tricks (3 loot)"
+    assert label(st, "barkeep:1") == "Most Tricks: Most Tricks (3 loot)"
     assert all(odds(st, t) == {} for t in texts(st))
 
 

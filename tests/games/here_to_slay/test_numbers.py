@@ -134,7 +134,7 @@ def test_the_party_leader_listed_as_4_is_leader_4(monkeypatch: pytest.MonkeyPatc
     chosen, lines = at_the_terminal(st, "leader:4", monkeypatch)
     # The first to choose is offered every Leader of the pack, in its order, from 1.
     assert [line.split(" (")[0] for line in choices(lines)] == [
-        f"{n}. #{n} {leader.name}" for n, leader in enumerate(leaders, start=1)
+        f"{n}. {leader.name}" for n, leader in enumerate(leaders, start=1)
     ]
     assert chosen == pick("4", GAME.legal_actions(st)) == Action("leader", 4)
     events = GAME.apply(st, chosen)
@@ -142,15 +142,18 @@ def test_the_party_leader_listed_as_4_is_leader_4(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_each_leader_on_offer_shows_the_number_its_action_names(players: int) -> None:
-    # Once a Leader is taken (or, for two, the Shadow Claw left out) the list's own
-    # numbers run ahead of the Leaders': the label shows the one to type.
+def test_each_leader_on_offer_is_named_with_no_second_number(players: int) -> None:
+    # Once a Leader is taken (or, for two, the Shadow Claw left out) the list's numbers no
+    # longer run with the pack's: a label names its Leader and shows no number, so the
+    # one number on the screen is the list's, which its key presses (issue 39).
     st = GAME.setup(GAME.make_config({"players": players}), 5, PACK)
     GAME.apply(st, GAME.legal_actions(st)[0])
     for action in GAME.legal_actions(st):
         number = int(action.args[0])
         leader = st.catalog.leaders[number - 1]
-        assert GAME.label(st, action).startswith(f"#{number} {leader.name} ("), action
+        label = GAME.label(st, action)
+        assert label.startswith(f"{leader.name} ("), action
+        assert f"#{number}" not in label
 
 
 def test_a_seats_first_skill_is_skill_1_its_party_leaders() -> None:

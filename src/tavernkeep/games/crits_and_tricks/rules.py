@@ -64,10 +64,9 @@ def player(seat: int) -> str:
 # An action's text is what a person types, so its numbers are the ones the screen shows
 # (issue 23): the Druid's crit names its target as the player's name does ("Player 2" is
 # `crit:c,2`), and a Barkeep's Challenge is numbered by its place in the pack from 1, as
-# the first round lists them to choose from and every label shows them ("#3 Humble
-# Pie"). The state and the view count seats and challenges from 0, as positions. Card
-# ids (no screen numbers a card), die sizes (d8 is 8) and the Barbarian's +/-1 to 3 are
-# the numbers they were.
+# the first round lists them to choose from ("Humble Pie" is `barkeep:3`). The state and
+# the view count seats and challenges from 0, as positions. Card ids (no screen numbers a
+# card), die sizes (d8 is 8) and the Barbarian's +/-1 to 3 are the numbers they were.
 
 
 def seat_number(seat: int) -> int:
@@ -526,12 +525,12 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
             q = state.content.quest[int(args[0])]
             return f"Give up the quest {q.name}: {q.text} ({q.loot} loot)"
         if kind == "barkeep":
-            # The challenge's own number leads its label: once one is used (or, with two
-            # players, "Creative" left out) the list's numbers are no longer the deck's.
-            number = int(args[0])
-            b = state.content.barkeep[numbered_challenge(number)]
+            # By its name alone: the list a person chooses from numbers its choices (the
+            # keys 1, 2, ...), and the pack's number beside them read as another key
+            # (issue 39). The action's text keeps the pack's number.
+            b = state.content.barkeep[numbered_challenge(int(args[0]))]
             note = chances.barkeep_note(state, state.stack[-1].seat, b.measure)
-            return f"#{number} {b.name}: {b.text} ({b.loot} loot)" + (f"; {note}" if note else "")
+            return f"{b.name}: {b.text} ({b.loot} loot)" + (f"; {note}" if note else "")
         if kind == "crit":
             return crit_label(state, action)
         return action.text

@@ -906,11 +906,11 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         if kind == "target":
             return f"Choose {player(position_of(int(args[0])))}"
         if kind == "leader":
-            # The Leader's own number leads its label: once one is taken (or, with two
-            # players, the Shadow Claw left out) the list's numbers are no longer the pack's.
-            number = int(args[0])
-            leader = cat.leaders[position_of(number)]
-            return f"#{number} {leader.name} ({leader.hero_class}): {leader.skill.text}"
+            # By its name alone: the list a person chooses from numbers its choices (the
+            # keys 1, 2, ...), and a second numbering, the pack's, read as another key
+            # (issue 39). The action's text keeps the pack's number.
+            leader = cat.leaders[position_of(int(args[0]))]
+            return f"{leader.name} ({leader.hero_class}): {leader.skill.text}"
         if kind == "pick" and top is not None and top.kind == "aim":
             return f"Aim at {card(args[0])} (chosen before the roll)"
         if kind in ("pick", "steal") and top is not None:

@@ -504,27 +504,28 @@ class Board {
     return die ? die.value : "?";
   }
 
-  /** The challenges on offer as cards, each with its number: `barkeep:3` is the one shown
-   * as #3 (its place in the pack, from 1; the view's `barkeep.id` counts from 0). */
+  /** The challenges on offer as cards, each numbered as the decision's list and its keys
+   * number it (one numbering on the screen: `barkeep:3` is the pack's third, which may be
+   * the list's first once others are used; the view's `barkeep.id` counts from 0). */
   barkeepChoices() {
     const entries = this.legal.filter((e) => e.kind === "barkeep");
     return h(
       "div",
       { class: "ct-barkeep-options" },
-      entries.map((entry) => {
+      entries.map((entry, index) => {
         this.claimed.add(entry.action);
         const number = Number(entry.args[0]);
         const label = String(entry.label || entry.action);
-        // The game's label: "#3 Humble Pie: Take the fewest tricks this round. (3 loot)",
-        // with what the dice say of a challenge that counts values after "; ".
-        const match = /^(?:#\d+ )?(.*?): (.*) \((\d+) loot\)(?:; (.*))?$/.exec(label);
+        // The game's label: "Humble Pie: Take the fewest tricks this round. (3 loot)", with
+        // what the dice say of a challenge that counts values after "; ".
+        const match = /^(.*?): (.*) \((\d+) loot\)(?:; (.*))?$/.exec(label);
         const node = h(
           "article",
           { class: "ct-challenge card ct-option", dataset: { barkeep: String(number - 1), rule: "barkeep" } },
           h(
             "header",
             { class: "ct-challenge-name card-name" },
-            h("span", { class: "ct-challenge-number", text: `#${number} ` }),
+            h("span", { class: "ct-challenge-number", text: `${index + 1} ` }),
             match ? match[1] : label,
           ),
           match ? h("p", { class: "ct-challenge-text card-text", text: match[2] }) : null,
