@@ -1,8 +1,10 @@
-"""Every table page fits its window (issue 39, item 2): at 1280x800 and at a phone's
-390x844, no page is wider than the window at a game's start, in its middle (with a
-take-back on offer where the game has one) and at its end, whatever the names at the
-table. The page is measured as a person's browser lays it out: the document's width, and
-which elements run past the window's edge when it is too wide."""
+"""Every page fits its window and reads for everyone (issue 39, items 2 and 9): at 1280x800
+and at a phone's 390x844, no page is wider than the window at a game's start, in its
+middle (with a take-back on offer where the game has one) and at its end, whatever the
+names at the table; and an automated accessibility check (axe-core, through Playwright)
+finds nothing serious or critical there, in the lobby or in a replay. The page is
+measured as a person's browser lays it out: the document's width, and which elements run
+past the window's edge when it is too wide."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 SIZES = [(1280, 800), (390, 844)]
 LONG_NAME = "Wilhelmina Thistlewood"  # 22 of the 24 letters a name may have
@@ -54,12 +57,25 @@ def seat_page(server: Any, ui: Any, created: dict[str, Any]) -> Any:
     return page
 
 
+def accessible(page: Any, where: str) -> None:
+    """No serious or critical finding of axe-core on the page as it stands."""
+    found = Axe().run(page).response["violations"]
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']}; e.g. {v['nodes'][0]['target']}"
+        f" {v['nodes'][0].get('failureSummary', '').splitlines()[-1:]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{where}: {bad}"
+
+
 def fits(page: Any, game: str, when: str) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         wide = page.evaluate(TOO_WIDE)
         assert not wide, f"{game} at its {when}, {width} px wide: {wide}"
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    accessible(page, f"{game} at its {when}")
 
 
 @pytest.mark.parametrize("game", list(TABLES))
@@ -122,3 +138,20 @@ def test_a_phone_is_not_told_to_press_a_number_key(server: Any, ui: Any) -> None
     page.goto(server.url(other["seats"][0]["invite"]))
     ui.wait_turn(page)
     expect(page.locator("#prompt")).to_have_text("Choose one.")
+
+
+def test_the_lobby_and_a_replay_read_for_everyone(server: Any, ui: Any) -> None:
+    expect = ui.expect
+    lobby = ui.new_page(server.url("/"))
+    expect(lobby.locator("#games")).not_to_be_empty()
+    accessible(lobby, "the lobby")
+    created = server.create_table(game="rage", seats=["bot:heuristic"])
+    watcher = ui.new_page(server.url(f"/table/{created['id']}#watch"))
+    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
+    accessible(watcher, "a finished table, watched")
+    watcher.get_by_role("link", name="Watch the replay").click()
+    expect(watcher.locator("#step-text")).to_contain_text("Step 0 of")
+    accessible(watcher, "a replay at its start")
+    watcher.get_by_role("button", name="Last step").click()
+    expect(watcher.locator("#banner .result-reason")).to_be_visible()
+    accessible(watcher, "a replay at its end")

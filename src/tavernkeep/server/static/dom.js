@@ -99,8 +99,14 @@ export function notePictureParts(drawing, selectors) {
  */
 export function makeClickable(node, entry, onAction) {
   node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
+  // A node that already holds a control of its own (a room with its "Move here" chip, a
+  // card that can be picked up) is a target for the pointer only: a control inside a
+  // control is one no keyboard or screen reader can reach rightly, and the inner one
+  // serves them.
+  if (!node.querySelector("button, [role='button']")) {
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+  }
   node.setAttribute("title", entry.label || entry.action);
   node.dataset.action = entry.action;
   const act = (event) => {
