@@ -573,7 +573,10 @@ def serve(
         ),
     ] = "sqlite:///tavernkeep.db",
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before it acts.", min=0.0)
+        float,
+        typer.Option(
+            help="Seconds a bot waits before it acts (a quarter of it before a pass).", min=0.0
+        ),
     ] = 0.8,
     pass_delay: Annotated[
         float,

@@ -18,7 +18,7 @@ def test_the_creator_never_plays_a_seat_their_friend_claimed(server: Any, ui: An
     creator = ui.new_context()
     lobby = creator.new_page()
     lobby.goto(server.url("/?game=here-to-slay"))
-    lobby.get_by_label("Players").select_option("2")
+    lobby.get_by_label("Players", exact=True).select_option("2")
     seats = lobby.locator("#seat-rows select")
     seats.nth(0).select_option(label="a person")
     seats.nth(1).select_option(label="a person")

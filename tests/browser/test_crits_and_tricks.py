@@ -348,6 +348,11 @@ def test_two_players_see_the_public_quests_and_every_die(ct_server: Any, ui: Any
     options = page.locator("#game .ct-barkeep-options .ct-challenge.playable")
     expect(options).to_have_count(len(GAME.legal_actions(shadow)))
     expect(options.filter(has_text="Creative")).to_have_count(0)
+    # Nobody has loot yet: not "you have the least loot" (issue 39, item 8).
+    expect(page.locator("#game")).to_contain_text(
+        "You choose this round's Barkeep's Challenge (all tied at 0 loot, first in turn order)."
+    )
+    expect(page.locator("#game")).not_to_contain_text("You have the least loot")
     # One numbering on the screen (issue 39): each card shows its place in the list, the
     # number its key presses, and names its challenge; with "Creative" (the pack's first)
     # left out, card 1 is the pack's second, `barkeep:2`.

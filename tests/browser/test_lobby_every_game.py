@@ -18,7 +18,7 @@ def test_every_game_opens_at_every_player_count_from_the_form(server: Any, ui: A
         counts = page.locator("#players option").evaluate_all("els => els.map(e => e.value)")
         assert counts, f"{game['name']}: no player counts offered"
         for count in counts:
-            page.get_by_label("Players").select_option(count)
+            page.get_by_label("Players", exact=True).select_option(count)
             expect(page.locator("#seat-rows select")).to_have_count(int(count))
             page.get_by_role("button", name="Open the table").click()
             created = page.locator("#created")

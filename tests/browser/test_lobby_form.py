@@ -19,7 +19,7 @@ def test_a_bad_seed_or_option_is_explained_and_opens_nothing(server: Any, ui: An
     expect(error).to_contain_text("the seed must be a whole number")
 
     page.get_by_label("Seed").fill("")
-    page.get_by_label("adventurers").fill("0")  # the server's rules: at least 1
+    page.get_by_label("Adventurers", exact=True).fill("0")  # the server's rules: at least 1
     open_button.click()
     expect(error).to_be_visible()
     expect(error).to_contain_text("adventurers")
@@ -33,10 +33,10 @@ def test_a_bad_seed_or_option_is_explained_and_opens_nothing(server: Any, ui: An
 def test_two_players_turns_the_variant_on(server: Any, ui: Any) -> None:
     expect = ui.expect
     page = ui.new_page(server.url("/?game=hack-and-slash"))
-    expect(page.locator("#players-hint")).to_contain_text("two_player")
-    checkbox = page.get_by_label("two player")
+    expect(page.locator("#players-hint")).to_have_text("Variant: 2 with the Two players variant.")
+    checkbox = page.get_by_label("Two players")
     expect(checkbox).not_to_be_checked()
-    page.get_by_label("Players").select_option(label="2 (variant)")
+    page.get_by_label("Players", exact=True).select_option(label="2 (variant)")
     expect(checkbox).to_be_checked()
     expect(page.locator("#seat-rows select")).to_have_count(2)
     page.get_by_role("button", name="Open the table").click()
@@ -54,7 +54,7 @@ def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, 
     # the map's (57 turns in the Fallen Village), a number is the table's.
     expect = ui.expect
     page = ui.new_page(server.url("/?game=rage"))
-    limit = page.get_by_label("turn limit")
+    limit = page.get_by_label("Turns until dawn")
     expect(limit).to_have_value("")
     expect(limit).to_have_attribute("placeholder", "the game's own")
     page.get_by_role("button", name="Open the table").click()
@@ -63,7 +63,7 @@ def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, 
     first = page.locator("#created h3 code").inner_text()
 
     page.reload()
-    page.get_by_label("turn limit").fill("30")
+    page.get_by_label("Turns until dawn").fill("30")
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#created h3 code")).not_to_have_text(first)
     second = page.locator("#created h3 code").inner_text()
@@ -71,3 +71,29 @@ def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, 
     for table, night in ((first, 57), (second, 30)):
         watch = ui.new_page(server.url(f"/table/{table}"))
         expect(watch.locator("body")).to_contain_text(f"Turn 1 / {night}")
+
+
+def test_the_form_speaks_a_players_words(server: Any, ui: Any) -> None:
+    """Issue 39, item 6: no option's code name, file or rulebook line on the form, and
+    Side Quest's scenario picked from a list; the table opens with the one picked."""
+    expect = ui.expect
+    page = ui.new_page(server.url("/"))
+    for game in server.get("/api/games"):
+        page.get_by_label("Game", exact=True).select_option(game["name"])
+        options = page.locator("#options-field")
+        if not game["options"]:
+            continue
+        expect(options).to_contain_text(game["options"][0]["title"])
+        words = options.inner_text()
+        for developer in ("_", "RULES", "`", "(false", "--"):
+            assert developer not in words, (game["name"], developer, words)
+    page.get_by_label("Game", exact=True).select_option("side-quest")
+    scenario = page.get_by_label("Scenario")
+    expect(scenario.locator("option")).to_have_text(
+        ["The Cellar Below the Inn", "Webs Under Thornhold", "The Ashen Throne"]
+    )
+    scenario.select_option("Webs Under Thornhold")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#created")).to_contain_text("is open")
+    table_id = page.locator("#created h3 code").inner_text()
+    assert server.get(f"/api/tables/{table_id}")["options"]["scenario"] == "Webs Under Thornhold"

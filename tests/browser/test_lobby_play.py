@@ -36,7 +36,7 @@ def test_open_a_table_in_the_lobby_and_play_it_to_the_end(
     expect(lobby.locator("#game")).to_have_value("hack-and-slash")
 
     # Three seats: me and two bots.
-    lobby.get_by_label("Players").select_option("3")
+    lobby.get_by_label("Players", exact=True).select_option("3")
     seats = lobby.locator("#seat-rows select")
     expect(seats).to_have_count(3)
     seats.nth(0).select_option(label="a person")

@@ -70,7 +70,7 @@ def test_the_name_typed_in_the_lobby_is_kept(server: Any, ui: Any) -> None:
 def test_an_open_seat_is_taken_by_whoever_joins_from_the_lobby(server: Any, ui: Any) -> None:
     expect = ui.expect
     host = open_form(ui, server)
-    host.get_by_label("Players").select_option(label="2 (variant)")
+    host.get_by_label("Players", exact=True).select_option(label="2 (variant)")
     seats = host.locator("#seat-rows select")
     expect(seats).to_have_count(2)
     seats.nth(1).select_option(label="an open seat")
@@ -212,7 +212,7 @@ def test_pass_and_play_is_not_offered_with_an_open_seat(server: Any, ui: Any) ->
     # on their own, so the server would refuse the two together.
     expect = ui.expect
     page = open_form(ui, server)
-    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Players", exact=True).select_option("3")
     box = page.get_by_label("Pass and play")
     box.check()
     seats = page.locator("#seat-rows select")

@@ -43,7 +43,7 @@ def test_a_newcomer_plays_a_game_to_its_end_from_the_lobby(
     card.get_by_role("button", name="Set up a table").click()
     expect(lobby.locator("#game")).to_have_value(name)
     counts = lobby.locator("#players option").evaluate_all("els => els.map(e => e.value)")
-    lobby.get_by_label("Players").select_option(counts[0])
+    lobby.get_by_label("Players", exact=True).select_option(counts[0])
     seats = lobby.locator("#seat-rows select")
     seats.nth(0).select_option(label="a person")
     for n in range(1, seats.count()):

@@ -61,8 +61,8 @@ def test_a_seat_handed_to_a_new_device(server: Any, ui: Any) -> None:
     links = invites(created)
     host = person(ui, server, links[0], name="Ann", host=f"{table} {created['host']}")
     old = person(ui, server, links[1], name="Bea")
-    expect(old.locator("#who")).to_have_text("you are Bea (Player 2)")
-    expect(seat_row(host, 1)).to_contain_text("Bea (Player 2)")
+    expect(old.locator("#who")).to_have_text("you are Bea")
+    expect(seat_row(host, 1)).to_contain_text("Bea")
 
     # Bea's phone is lost; her new one has nothing for the table and only watches.
     new = person(ui, server, f"/table/{table}#seat=1", name="Bea")
@@ -71,12 +71,12 @@ def test_a_seat_handed_to_a_new_device(server: Any, ui: Any) -> None:
     # The host hands her seat to a new invite, and sends it to her.
     tools = host.locator("#host-tools")
     expect(tools).to_contain_text("You host this table")
-    tools.get_by_role("button", name="New invite for Bea (Player 2)").click()
+    tools.get_by_role("button", name="New invite for Bea").click()
     link = tools.get_by_label("Player 2's new invite").input_value()
     assert re.search(rf"/table/{table}#seat=1&invite=", link), link
     new.goto(link)  # the same page: the new fragment is the invite, claimed at once
     ui.wait_connected(new)
-    expect(new.locator("#who")).to_have_text("you are Bea (Player 2)")
+    expect(new.locator("#who")).to_have_text("you are Bea")
 
     # The old device acts no more, and says why; everyone reads it in the log.
     expect(old.locator("#who")).to_have_text("spectator")
@@ -121,7 +121,7 @@ def test_a_leaver_is_played_by_a_bot_after_the_grace_then_comes_back(server: Any
     bea = person(ui, server, links[1], name="Bea")
     # The first decision is Ann's, and Ann closes her tab.
     assert ui.wait_turn(ann)
-    expect(bea.locator("#prompt")).to_have_text("Waiting for Ann (Player 1) to decide…")
+    expect(bea.locator("#prompt")).to_have_text("Waiting for Ann to decide…")
     context = ann.context
     ann.close()
 
@@ -137,7 +137,7 @@ def test_a_leaver_is_played_by_a_bot_after_the_grace_then_comes_back(server: Any
     back = context.new_page()
     back.goto(server.url(f"/table/{table}#seat=0"))
     ui.wait_connected(back)
-    expect(back.locator("#who")).to_have_text("you are Ann (Player 1)")
+    expect(back.locator("#who")).to_have_text("you are Ann")
     expect(row).not_to_contain_text("plays for them")
     expect(bea.locator("#log .kind-notice").filter(has_text="Ann is back")).to_have_count(1)
     stood = server.get(f"/api/tables/{table}")["seats"][0]
@@ -197,23 +197,42 @@ def test_a_rematch_seats_the_same_people(server: Any, ui: Any) -> None:
         ann.wait_for_timeout(100)
     expect(ann.locator(ui.OVER)).to_be_visible()
     expect(bea.locator(ui.OVER)).to_be_visible()
-    expect(ann.locator("#banner .score-table")).to_contain_text("Bea (Player 2)")
+    expect(ann.locator("#banner .score-table")).to_contain_text("Bea")
+    # One way of naming a seat everywhere (issue 39): the result, the log and the board
+    # call a named seat by its name, never "Player 2" beside "Bea".
+    for page in (ann, bea):
+        for part in ("#banner", "#log", "#game"):
+            assert not re.search(r"Player \d", page.locator(part).inner_text()), part
 
     ann.get_by_role("button", name="Rematch", exact=True).click()
     expect(ann).to_have_url(re.compile(rf"/table/(?!{re.escape(table)})[^#]+#seat=0$"))
     ui.wait_connected(ann)
-    expect(ann.locator("#who")).to_have_text("you are Ann (Player 1)")
+    expect(ann.locator("#who")).to_have_text("you are Ann")
     rematch = ann.url.split("/table/")[1].split("#")[0]
     assert rematch != table
+    # It waits for Bea (issue 39, item 7): nothing of the game shows, nobody plays for her.
+    expect(ann.locator("#prompt")).to_have_text(
+        "Waiting for Bea to come. The game begins when everyone is here."
+    )
+    expect(ann.locator("#game")).to_contain_text("The game has not begun")
+    expect(ann.locator("#decision-title")).to_have_text("Decision")
+    assert server.get(f"/api/tables/{rematch}")["status"] == "waiting"
 
-    # Bea's page is told, and takes her there as Player 2, her name kept.
+    # Bea's page is told, and after a reload still offers the way there, not another.
+    expect(bea.get_by_role("button", name="Go to the rematch")).to_be_visible()
+    bea.reload()
+    ui.wait_connected(bea)
+    expect(bea.get_by_role("button", name="Rematch", exact=True)).to_have_count(0)
+    # It takes her there as Player 2, her name kept, and the game begins.
     bea.get_by_role("button", name="Go to the rematch").click()
     expect(bea).to_have_url(re.compile(rf"/table/{re.escape(rematch)}#seat=1$"))
     ui.wait_connected(bea)
-    expect(bea.locator("#who")).to_have_text("you are Bea (Player 2)")
+    expect(bea.locator("#who")).to_have_text("you are Bea")
+    expect(ann.locator("#game")).not_to_contain_text("The game has not begun")
     summary = server.get(f"/api/tables/{rematch}")
-    assert summary["status"] == "playing" and summary["actions"] == 0
+    assert summary["status"] == "playing"
     assert [s.get("name") for s in summary["seats"]] == ["Ann", "Bea"]
+    assert not any(s.get("stand_in") for s in summary["seats"])
 
 
 def test_a_step_is_taken_back_but_a_roll_stands(server: Any, ui: Any) -> None:
@@ -271,10 +290,10 @@ def test_chat_shows_markup_as_the_characters_typed(server: Any, ui: Any) -> None
     for page in (ann, bea, watcher):
         line = page.locator("#chat .kind-say").last
         expect(line.locator(".chat-text")).to_have_text(PAYLOAD)
-        expect(line.locator(".chat-who")).to_have_text("<i>Ann</i> (Player 1)")
+        expect(line.locator(".chat-who")).to_have_text("<i>Ann</i>")
         assert page.locator("#chat img, #chat b, #chat i, #seats i").count() == 0
         assert page.evaluate("() => window.__pwned") is None
-    expect(seat_row(bea, 0)).to_contain_text("<i>Ann</i> (Player 1)")
+    expect(seat_row(bea, 0)).to_contain_text("<i>Ann</i>")
 
     # A spectator reads the talk but, unless the host allowed it, does not write in it.
     expect(watcher.get_by_label("Say to the table")).to_be_disabled()
@@ -284,8 +303,8 @@ def test_chat_shows_markup_as_the_characters_typed(server: Any, ui: Any) -> None
     # Renaming a seat shows at once on every page.
     bea.get_by_label("Your name").fill("Beatrix")
     bea.get_by_role("button", name="Save", exact=True).click()
-    expect(seat_row(ann, 1)).to_contain_text("Beatrix (Player 2)")
-    expect(bea.locator("#who")).to_have_text("you are Beatrix (Player 2)")
+    expect(seat_row(ann, 1)).to_contain_text("Beatrix")
+    expect(bea.locator("#who")).to_have_text("you are Beatrix")
 
 
 def test_the_host_starts_a_table_still_waiting_then_closes_it(server: Any, ui: Any) -> None:
@@ -300,6 +319,10 @@ def test_the_host_starts_a_table_still_waiting_then_closes_it(server: Any, ui: A
         "or when you start it (below the seats)."
     )
     expect(seat_row(host, 1)).to_contain_text("open seat")
+    # No mixed signals while it waits (issue 39, item 8): no board, no dice, no decision.
+    expect(host.locator("#game")).to_contain_text("The game has not begun")
+    expect(host.locator("#decision-title")).to_have_text("Decision")
+    expect(host.locator("#game .hs-die, #game .die")).to_have_count(0)
     # Someone joins from the lobby; nobody else comes, and the host starts without them.
     joined = person(ui, server)
     joined.goto(server.url("/"))
@@ -320,3 +343,20 @@ def test_the_host_starts_a_table_still_waiting_then_closes_it(server: Any, ui: A
         expect(page.locator("#prompt")).to_have_text("The table's host closed the table.")
         expect(page.locator(ui.DECIDE)).to_have_count(0)
     expect(host.locator("#host-tools")).to_be_hidden()
+
+
+def test_a_host_takes_their_own_untaken_seat_here(server: Any, ui: Any) -> None:
+    """Issue 39, item 7: a host who left the lobby before taking seat 1 finds, on the
+    table's page, not only a new invite to copy but their seat to take in this browser."""
+    expect = ui.expect
+    created = server.create_table(game=HNS, seats=["human", "bot:random", "bot:random"], seed=5)
+    table = created["id"]
+    host = person(ui, server, f"/table/{table}#watch", host=f"{table} {created['host']}")
+    take = host.get_by_role("button", name="Take Player 1's seat here")
+    expect(take).to_be_visible()
+    take.click()
+    expect(host.locator("#who")).to_have_text("you are Player 1")
+    expect(host).to_have_url(re.compile(rf"/table/{re.escape(table)}#seat=0$"))
+    assert ui.wait_turn(host)
+    expect(take).to_have_count(0)
+    assert server.get(f"/api/tables/{table}")["seats"][0]["claimed"] is True

@@ -313,7 +313,7 @@ def test_one_person_plays_both_heroes_from_one_page(sq_server: Any, ui: Any) -> 
     seed = pick_seed()
     page = ui.new_page(sq_server.url(f"/?game={NAME}"))
     # Two heroes, both played by a person, on this device: no invite to send.
-    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Players", exact=True).select_option("2")
     seats = page.locator("#seat-rows select")
     expect(seats).to_have_count(2)
     seats.nth(0).select_option(label="a person")
@@ -448,14 +448,14 @@ def test_the_page_follows_only_its_own_devices_seats(sq_server: Any, ui: Any) ->
         if GAME.setup(GAME.make_config({"players": 3, **options}), s).leader == 0
     )
     lobby = ui.new_page(sq_server.url(f"/?game={NAME}"))
-    lobby.get_by_label("Players").select_option("3")
+    lobby.get_by_label("Players", exact=True).select_option("3")
     seats = lobby.locator("#seat-rows select")
     for n in range(3):
         seats.nth(n).select_option(label="a person")
     boxes = lobby.get_by_label("on this device", exact=True)
     boxes.nth(0).check()
     boxes.nth(2).check()
-    lobby.get_by_label("heroes").select_option("random")
+    lobby.get_by_label("Heroes", exact=True).select_option("random")
     lobby.locator('[data-option="turn_limit"]').fill(str(TURN_LIMIT))
     lobby.get_by_label("Seed").fill(str(seed))
     lobby.get_by_role("button", name="Open the table").click()

@@ -189,3 +189,30 @@ def test_every_picture_is_drawn_at_the_terminal_and_in_the_browser(game: object)
         text = console.export_text()
         for n in range(1, len(picture.items) + 1):
             assert f"({n})" in text, f"{picture.name}: no ({n}) for note {n} at the terminal"
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_the_browsers_rules_never_speak_of_the_terminal(game: object) -> None:
+    """The rules drawer is read by a person at a page (issue 39, item 6): it is told where
+    to click, not of 'the slot column in the terminal', and the terminal of what to type."""
+    from tavernkeep.engine.game import Game
+
+    assert isinstance(game, Game)
+    browser, terminal = game.how_to_play("browser"), game.how_to_play("terminal")
+    assert browser is not None and terminal is not None
+    assert "terminal" not in browser.markdown().lower()
+    assert "in the browser" not in terminal.markdown().lower()
+
+
+def test_a_screen_mark_keeps_its_words_on_its_screen_only() -> None:
+    from tavernkeep.engine.howto import for_screen
+
+    text = "Choose a quest. {browser: Click its card.}{terminal: Type its number.} Then roll."
+    assert for_screen(text, "browser", "x") == "Choose a quest. Click its card. Then roll."
+    assert for_screen(text, "terminal", "x") == "Choose a quest. Type its number. Then roll."
+    assert for_screen("A key{browser: (click it)}.", "terminal", "x") == "A key."
+    assert for_screen("## Tips {#tips}", "browser", "x") == "## Tips {#tips}"
+    with pytest.raises(ContentError, match=r"x:2: '\{phone: \.\.\.\}' names no screen"):
+        for_screen("fine\nsee {phone: tap it}", "browser", "x")
+    with pytest.raises(ContentError, match=r"x:1: a brace that marks no screen"):
+        for_screen("a {browser: half", "browser", "x")

@@ -58,7 +58,8 @@ def test_games_lists_hack_and_slash_with_its_bots_and_options(client: Any) -> No
     assert hs["title"] == "Hack & Slash"
     assert (hs["min_players"], hs["max_players"]) == (3, 6)
     assert hs["kind"] == "competitive"
-    assert "two_player" in hs["players_note"]
+    assert hs["players_note"] == "2 with the Two players variant"
+    assert hs["players_variant"] == "two_player"
     assert hs["bots"] == ["bot:random", "bot:heuristic", "bot:mcts:300ms"]
     assert hs["renderer"] is True
     options = {o["name"]: o for o in hs["options"]}
@@ -71,6 +72,22 @@ def test_games_lists_hack_and_slash_with_its_bots_and_options(client: Any) -> No
     assert options["empty_tavern"]["type"] == "choice"
     assert options["empty_tavern"]["choices"] == ["stand-in", "no-gain"]
     assert all(isinstance(o["description"], str) for o in hs["options"])
+    assert options["two_player"]["title"] == "Two players"
+
+
+def test_every_option_reads_in_a_players_words(client: Any) -> None:
+    """The setup form is read by players (issue 39, item 6): a title and a sentence for
+    each option, never an option's code name, a file, a flag or a rulebook's line number;
+    a scenario is chosen from the pack's list."""
+    for game in client.get("/api/games").json():
+        for option in game["options"]:
+            words = f"{option['title']} {option['description']}"
+            assert "_" not in words and "`" not in words, words
+            assert "RULES" not in words and "--" not in words and "(false" not in words, words
+            assert option["description"].endswith("."), words
+    side_quest = next(g for g in client.get("/api/games").json() if g["name"] == "side-quest")
+    scenario = next(o for o in side_quest["options"] if o["name"] == "scenario")
+    assert scenario["type"] == "choice" and "The Ashen Throne" in scenario["choices"]
 
 
 def test_a_game_without_a_heuristic_offers_the_random_and_search_bots_only(

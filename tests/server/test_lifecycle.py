@@ -111,3 +111,42 @@ def test_a_finished_table_opens_its_rematch_for_the_same_people(db_url: str, tk:
         second = GameRecord.model_validate_json(client.get(f"/api/tables/{new}/record").text)
         assert second.seed != first.seed and second.config == first.config
         assert final["result"] is not None
+
+
+def test_a_rematch_waits_for_its_people_then_begins(db_url: str, tk: Any) -> None:
+    """Issue 39, item 7: a rematch is not played by stand-ins because someone had not
+    followed yet. It waits, showing nothing of its deal, until every person has a page at
+    it; the host may begin it without someone, who then has the table's grace. A page
+    back at the finished table is told of the rematch in its welcome."""
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        data = tk.create(client, seats=SEATS, options=SHORT)
+        tid, tokens = data["id"], tk.tokens(data)
+        with tk.join(client, tid, 0, tokens[0]) as zero, tk.join(client, tid, 2, tokens[2]) as two:
+            tk.play_to_end({0: zero, 2: two})
+        new = post(client, f"/api/tables/{tid}/rematch", {"seat": 0, "token": tokens[0]})["id"]
+        with tk.join(client, tid, 2, tokens[2]) as back:
+            assert back.welcome is not None and back.welcome["rematch"] == new
+        assert client.get(f"/api/tables/{new}").json()["status"] == "waiting"
+        with tk.join(client, new, 0, tokens[0]) as zero:
+            assert zero.state is not None and zero.state["status"] == "waiting"
+            assert zero.state["view"] is None and zero.state["actor"] is None
+            assert zero.welcome is not None and zero.welcome["log"] == []
+            assert client.get(f"/api/tables/{new}").json()["status"] == "waiting"
+            with tk.join(client, new, 2, tokens[2]) as two:
+                # The table begins as if taken back to its start: a welcome, with the
+                # notice in its chat, and the state.
+                began = two.until(lambda m: m["type"] == "welcome")["chat"][-1]["text"]
+                assert began == "Everyone is here: the game begins"
+                state = two.until_state(lambda s: s["status"] == "playing")
+                assert state["view"] is not None
+                tk.play_to_end({0: zero, 2: two})
+        # The host begins the next one with one person still to come.
+        third = post(client, f"/api/tables/{new}/rematch", {"host": data["host"]})["id"]
+        with tk.join(client, third, 0, tokens[0]) as zero:
+            assert client.get(f"/api/tables/{third}").json()["status"] == "waiting"
+            refused = post(client, f"/api/tables/{third}/start", {"host": tokens[0]}, 400)
+            assert refused == {"error": "that is not this table's host key"}
+            post(client, f"/api/tables/{third}/start", {"host": data["host"]})
+            began = zero.until(lambda m: m["type"] == "welcome")["chat"][-1]["text"]
+            assert began == "The host begins the game"
+            assert zero.until_state(lambda s: s["status"] == "playing")["view"] is not None

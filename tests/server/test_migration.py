@@ -140,5 +140,5 @@ def test_a_schema_2_database_gains_names_and_keeps_its_seats(db_url: str, tk: An
     with engine.connect() as conn:
         version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
     engine.dispose()
-    assert version == str(SCHEMA) == "4"
+    assert version == str(SCHEMA) == "5"
     assert stored(db_url, tid).keys[0].name == "Alice"

@@ -92,7 +92,11 @@ class Game(ABC, Generic[S, C]):
     """Folder of the game's built-in packs; `standard.toml` is the default."""
     summary: ClassVar[str] = ""
     players_note: ClassVar[str] = ""
-    """How a variant stretches the player count, e.g. '2 with the two_player variant'."""
+    """How a variant stretches the player count, in a player's words: '2 with the Two
+    players variant'."""
+    players_variant: ClassVar[str | None] = None
+    """The yes-or-no option that opens `players_note`'s counts (Hack & Slash's `two_player`):
+    the lobby turns it on for such a count."""
     search_rollout: ClassVar[Literal["random", "heuristic"]] = "random"
     """How `bot:mcts` plays its rollouts where the spec does not say: "heuristic" in a
     game whose random play teaches the search the wrong lesson (Side Quest: see its
@@ -127,6 +131,14 @@ class Game(ABC, Generic[S, C]):
     across: `simulate` run without fixing them plays every combination with the game's
     bot in every seat and prints one table, e.g. ("scenario", "players"). "bot" varies
     the seats' bot: the game's heuristic bot and the random bot."""
+
+    reaction_kinds: ClassVar[dict[str, str]] = {}
+    """Kinds of decision (`decision`) a person may choose to pass on until they have another
+    kind to make (their turn), with the words a page names them by, e.g. Here to Slay's
+    {"modifier": "Modifiers"}: windows that ask every seat in turn, where a person with a
+    card they will not play would otherwise click "Pass" round after round. The server
+    passes for them after the same pause as for a seat with nothing to play, so the table
+    cannot tell the two apart."""
 
     decision_kinds: ClassVar[tuple[str, ...]] = ("decision",)
     """Every kind of decision the game asks with its standard pack, as `decision` names
@@ -280,12 +292,13 @@ class Game(ABC, Generic[S, C]):
         where = getattr(sys.modules.get(type(self).__module__), "__file__", None)
         return Path(where).parent / "web" if where else None
 
-    def how_to_play(self) -> HowToPlay | None:
+    def how_to_play(self, screen: str = "terminal") -> HowToPlay | None:
         """The game's rules for players, in our own words: `HOW_TO_PLAY.md` in the folder
-        of its rules module (engine/howto.py says what it may hold), read once. Every
-        front-end shows it; None for a game without one."""
+        of its rules module (engine/howto.py says what it may hold), read once, as the
+        `screen` ("terminal" or "browser") shows it. Every front-end shows it; None for a
+        game without one."""
         where = getattr(sys.modules.get(type(self).__module__), "__file__", None)
-        return howto.load(Path(where).parent) if where else None
+        return howto.load(Path(where).parent, screen) if where else None
 
     def heuristic_agent(self) -> Agent | None:
         """The game's own rule-of-thumb bot ('bot:heuristic'), if it has one."""

@@ -13,7 +13,8 @@ under an item continues it); `**bold**`, `*italic*`, `` `code` `` and links to t
 own sections, `[words](#id)`; and pictures: a line `Picture: name: Caption.`, which the
 game's own renderers draw (`pictures` in its `web/renderer.js`, `PICTURES` in its
 `terminal.py`), and, right under it, a `1. ` list of notes, one for each part of the
-drawing the renderer numbers. Anything else (HTML, images, tables, outside links, quotes,
+drawing the renderer numbers; and `{browser: words}` / `{terminal: words}`, words for one
+screen only (`for_screen`). Anything else (HTML, images, tables, outside links, quotes,
 code blocks) is refused with the line it is on, when the game is first asked for its rules.
 """
 
@@ -331,19 +332,48 @@ def parse(text: str, source: str) -> HowToPlay:
     return HowToPlay(title, intro, sections)
 
 
-_LOADED: dict[Path, tuple[int, HowToPlay]] = {}
+_LOADED: dict[tuple[Path, str], tuple[int, HowToPlay]] = {}
 """Each file's How to play as last read, with the modification it was read at: a file
 saved again replaces its entry, so a long-running server keeps one a game."""
 
 
-def load(folder: Path) -> HowToPlay | None:
-    """The How to play in `folder`, read once until the file changes; None if it has none."""
+SCREENS = ("terminal", "browser")
+_SCREEN = re.compile(r"\{(?P<screen>[a-z]+): (?P<words>[^{}]*)\}")
+
+
+def for_screen(text: str, screen: str, source: str) -> str:
+    """The file's text as one screen shows it: `{browser: click a card}` is kept (without
+    its braces) on the browser's and dropped on the terminal's, and `{terminal: ...}` the
+    other way round, so that a reader of the page is never told of the terminal's slot
+    column. A brace that is not such a mark is refused."""
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for match in _SCREEN.finditer(line):
+            if match["screen"] not in SCREENS:
+                raise ContentError(
+                    f"{source}:{number}: '{{{match['screen']}: ...}}' names no screen "
+                    f"(one of {', '.join(SCREENS)})"
+                )
+        kept = _SCREEN.sub(lambda m: m["words"] if m["screen"] == screen else "", line)
+        if re.search(r"[{}]", re.sub(r"\{#[a-z0-9-]+\}\Z", "", kept)):
+            raise ContentError(f"{source}:{number}: a brace that marks no screen")
+        # A mark dropped mid-sentence leaves two spaces or a space before a stop.
+        if kept != line:
+            kept = re.sub(r" +([.,;:)])", r"\1", re.sub(r"(?<=\S)  +", " ", kept)).rstrip()
+        lines.append(kept)
+    return "\n".join(lines)
+
+
+def load(folder: Path, screen: str = "terminal") -> HowToPlay | None:
+    """The How to play in `folder` as `screen` shows it, read once until the file changes;
+    None if it has none."""
     path = folder / FILE
     try:
         changed = path.stat().st_mtime_ns
     except OSError:
         return None
-    known = _LOADED.get(path)
+    known = _LOADED.get((path, screen))
     if known is None or known[0] != changed:
-        known = _LOADED[path] = (changed, parse(path.read_text(encoding="utf-8"), str(path)))
+        text = for_screen(path.read_text(encoding="utf-8"), screen, str(path))
+        known = _LOADED[(path, screen)] = (changed, parse(text, str(path)))
     return known[1]

@@ -237,6 +237,7 @@ def create_app(
                     "min_players": game.min_players,
                     "max_players": game.max_players,
                     "players_note": game.players_note,
+                    "players_variant": game.players_variant,
                     "kind": game.kind,
                     "summary": game.summary,
                     "bots": bots,
@@ -252,7 +253,7 @@ def create_app(
     async def game_rules(name: str) -> dict[str, Any] | JSONResponse:
         # The How to play as text runs and lists: a page draws it as text, never markup.
         found = next((g for g in all_games() if g.name == name), None)
-        how = found.how_to_play() if found is not None else None
+        how = found.how_to_play("browser") if found is not None else None
         if how is None:
             return error("no rules for that game", 404)
         return {"game": name, **how.to_json()}
@@ -577,6 +578,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                     await tavern.take_back(room, conn.seat)
                 elif kind == "advice":
                     tavern.request_advice(room, conn)
+                elif kind == "pass_on":
+                    if conn.seat is None:
+                        raise IllegalAction("a spectator has no decisions to pass on")
+                    await tavern.pass_on(room, conn.seat, message.get("kind"))
                 elif kind == "back":
                     if conn.seat is None:
                         raise IllegalAction("a spectator has no seat to come back to")

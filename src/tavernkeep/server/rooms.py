@@ -340,6 +340,7 @@ class Room:
         """Counts this process's own changes to the table in memory: a catch-up whose
         read may predate one reads again (`Tavern._catch_up`)."""
         self.rematch_told = False
+        self.rematch_id: str | None = None
         self.sockets = 0
         """WebSockets being served this table here, joined or still joining: a table a
         page is joining is not let go of (`Tavern.heard`)."""
@@ -367,6 +368,24 @@ class Room:
         seat, so nobody learns who holds what, asks this one with nothing to play."""
         game, state = self.match.game, self.match.state
         return self.actor is not None and game.legal_actions(state) == [PASS]
+
+    def passed_for(self) -> bool:
+        """Whether the server passes for the person to decide, after a pause like their
+        own (timing.py): they can only pass, or they asked to pass on this kind of
+        decision until their turn (`Game.reaction_kinds`). The two look alike to the
+        table: the same pause, the same pass."""
+        actor = self.actor
+        if actor is None:
+            return False
+        if self.lone_pass():
+            return True
+        kind = self.keys[actor].passing_on
+        game, state = self.match.game, self.match.state
+        return (
+            kind is not None
+            and game.decision(state) == kind
+            and PASS in game.legal_actions(state)
+        )
 
     def connected(self) -> set[int]:
         """The seats whose person has a page open, here or on another server process."""
@@ -455,6 +474,8 @@ class Room:
             "deal": self.deal,
             "options": self.options,
             "settings": self.settings.model_dump(),
+            # The kinds of decision a person may pass on until their turn, in words.
+            "reactions": dict(self.game.reaction_kinds),
         }
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
@@ -463,7 +484,7 @@ class Room:
         legal = []
         passing = False
         if seat is not None and seat == actor:
-            if self.lone_pass():
+            if self.person_decides(seat) and self.passed_for():
                 # Answered by the server after a person-like pause (see timing.py): a
                 # button would only race that answer. Said to this seat alone.
                 passing = True
@@ -483,7 +504,9 @@ class Room:
         message = {
             "type": "state",
             "version": self.version,
-            "view": game.view(state, seat),
+            # Nothing of the game while the table waits for its people: the deal is made
+            # when it begins, and no die, hand or "Player 1 chooses" shows before then.
+            "view": None if self.waiting else game.view(state, seat),
             "actor": actor,
             "legal": legal,
             "result": result.to_json() if result else None,
@@ -499,6 +522,11 @@ class Room:
             message["take_back"] = offer
         if passing:
             message["passing"] = True
+        if seat is not None:
+            # The seat's own kind of decision now (the page offers to pass on it until
+            # their turn, Game.reaction_kinds), and what it passes on: told to it alone.
+            message["decision"] = game.decision(state) if seat == actor else None
+            message["passing_on"] = self.keys[seat].passing_on
         return message
 
     def visible(self, events: list[Event], seat: int | None) -> list[dict[str, Any]]:
@@ -514,7 +542,10 @@ class Room:
             "type": "welcome",
             "seat": seat,
             "table": self.summary(),
-            "log": self.visible(self.log, seat),
+            "log": [] if self.waiting else self.visible(self.log, seat),
+            # The rematch of this table, once one is open: a page that comes back to the
+            # finished table offers to go there rather than to open another.
+            "rematch": self.rematch_id,
             "chat": [line.to_json() for line in self.chat],
         }
 
@@ -537,6 +568,13 @@ class Room:
                 messages.append(json.dumps(self.state_message(conn.seat)))
                 cache[conn.seat] = messages
             for message in cache[conn.seat]:
+                conn.outbox.put_nowait(message)
+
+    def send_own(self, seat: int) -> None:
+        """Send `seat`'s pages its state again: something of its own changed."""
+        message = json.dumps(self.state_message(seat))
+        for conn in [c for c in self.connections if c.seat == seat]:
+            if conn.outbox.qsize() <= MAX_OUTBOX:
                 conn.outbox.put_nowait(message)
 
     def broadcast_seats(self, skip: Connection | None = None) -> None:
@@ -906,7 +944,10 @@ class Tavern:
         # Who is at the table on other processes: a person gone from every process is a
         # leaver whose grace starts now; one back is no leaver.
         was = room.connected()
-        seats_before = (list(room.keys), dict(room.stand_ins), was)
+        # What a seat passes on is its own: a change of it is no news to the others.
+        public = [replace(key, passing_on=None) for key in room.keys]
+        passing_before = [key.passing_on for key in room.keys]
+        seats_before = (public, dict(room.stand_ins), was)
         room.remote = set(stored.present)
         is_now = room.connected()
         for seat in was - is_now:
@@ -956,10 +997,16 @@ class Tavern:
             room.broadcast(None)
         if resync:
             room.resync()
-        elif (list(room.keys), dict(room.stand_ins), room.connected()) != seats_before:
-            room.broadcast_seats()
+        else:
+            public = [replace(key, passing_on=None) for key in room.keys]
+            if (public, dict(room.stand_ins), room.connected()) != seats_before:
+                room.broadcast_seats()
+            for seat, key in enumerate(room.keys):
+                if key.passing_on != passing_before[seat]:
+                    room.send_own(seat)
         if stored.rematch_id is not None and not room.rematch_told:
             room.rematch_told = True
+            room.rematch_id = stored.rematch_id
             room.send_all(json.dumps({"type": "rematch", "table": stored.rematch_id}))
         self.schedule_bots(room)
         self.watch(room)
@@ -1020,6 +1067,7 @@ class Tavern:
         if stored.status in ENDED:
             room.ended = stored.status
         room.waiting = stored.status == "waiting"
+        room.rematch_id = stored.rematch_id
         room.stood_in = dict(stored.stood_in)
         room.asked_wall = stored.updated_at
         room.revision = stored.revision
@@ -1139,6 +1187,7 @@ class Tavern:
             "deal": stored.deal,
             "options": variant_options(game, stored.record.config),
             "settings": TableSettings.model_validate(stored.settings, strict=False).model_dump(),
+            "reactions": dict(game.reaction_kinds),
         }
 
     async def record(self, table_id: str) -> GameRecord | None:
@@ -1237,6 +1286,10 @@ class Tavern:
                 seats[seat] = settings.stand_in or stand_in_within(STAND_IN_MS)
         filled = [seat for seat, spec in enumerate(seats) if spec != stored.record.seats[seat]]
         said = "Every seat is taken: the game begins"
+        if not everyone_here:
+            said = "The host begins the game"
+        elif not any(key.open_seat for key in stored.keys):
+            said = "Everyone is here: the game begins"
         if filled:
             bots = ", ".join(seat_name(seat) for seat in filled)
             said = f"The host begins the game; {seats[filled[0]]} takes {bots}"
@@ -1250,6 +1303,12 @@ class Tavern:
                 room.seats = seats
                 room.waiting = False
                 room.asked_wall = time.time()
+                # A person not at the table as it begins (the host started a rematch
+                # without them) has the table's grace from now, as one who left.
+                now = time.monotonic()
+                for seat, key in enumerate(room.keys):
+                    if seats[seat] == "human" and key.claimed and not room.present(seat):
+                        room.left_at.setdefault(seat, now)
                 self._noted(room, line)
                 room.touched += 1
                 room.resync()
@@ -1266,7 +1325,7 @@ class Tavern:
             raise IllegalAction("a spectator has no decision to be advised on")
         if not room.settings.advice_allowed():
             raise IllegalAction("this table does not allow advice")
-        if room.actor != seat or not room.person_decides(seat) or room.lone_pass():
+        if room.actor != seat or not room.person_decides(seat) or room.passed_for():
             raise IllegalAction("advice is for your own decision, while it is yours")
         version = room.version
         known = room.advice.get(seat)
@@ -1455,6 +1514,17 @@ class Tavern:
         for held in self.held_with(room, seat):
             room.left_at.pop(held, None)
         await self.come_back(room, seat)
+        if room.waiting and self.everyone_here(room):
+            with contextlib.suppress(IllegalAction):  # another page began it first
+                await self.start(room.id, None, everyone_here=True)
+
+    @staticmethod
+    def everyone_here(room: Room) -> bool:
+        """Whether a waiting table has all its people: no open seat left to take, and a
+        page of every person seated (a rematch waits for them so)."""
+        if any(key.open_seat and not key.claimed for key in room.keys):
+            return False
+        return all(room.present(s) for s, spec in enumerate(room.seats) if spec == "human")
 
     async def come_back(self, room: Room, seat: int) -> None:
         """The seat's person is back (a page of theirs joined, or said so after their
@@ -1559,11 +1629,21 @@ class Tavern:
             )
             settings = TableSettings.model_validate(stored.settings, strict=False)
             # The same people in the same seats, with fresh clocks.
-            keys = [replace(key, clock=None) for key in stored.keys]
+            keys = [replace(key, clock=None, passing_on=None) for key in stored.keys]
             old = self.rooms.get(table_id)
             opened_by = old.opened_by if old is not None else ""
+            # It waits for its people, as a table with open seats does: it begins once
+            # every person has a page at it, or when the host starts it; never played by
+            # stand-ins because someone had not followed yet.
+            people = any(spec == "human" for spec in record.seats)
             room = await self._open(
-                match, keys, "secret", settings, stored.host_hash, opened_by=opened_by
+                match,
+                keys,
+                "secret",
+                settings,
+                stored.host_hash,
+                waiting=people,
+                opened_by=opened_by,
             )
             rematch_id = await self.db(self.storage.set_rematch, table_id, room.id)
         if rematch_id != room.id:
@@ -1574,6 +1654,7 @@ class Tavern:
         old = self.rooms.get(table_id)
         if old is not None and not old.rematch_told:
             old.rematch_told = True
+            old.rematch_id = rematch_id
             old.send_all(json.dumps({"type": "rematch", "table": rematch_id}))
         return rematch_id
 
@@ -1695,6 +1776,11 @@ class Tavern:
         ended = game.result(trial) if game.actor(trial) is None else None
         result = ended.to_json() if ended is not None else None
         undoable = self._undoable(room, seat, action, person, trial)
+        turn = self._turn_comes(room, trial)
+        if turn is not None:
+            # Their turn comes: they asked to pass on a kind of decision until now.
+            await self.db(self.storage.set_passing_on, room.id, turn, None)
+            room.keys[turn] = replace(room.keys[turn], passing_on=None)
         by = seat if stand_in else None
         now = time.time()
         clock = room.settings.clock
@@ -1730,6 +1816,32 @@ class Tavern:
         and the error that says so."""
         await self._reconcile(room, await self.db(self.storage.load, room.id))
         return Moved("the table has moved on since that choice; choose again")
+
+    @staticmethod
+    def _turn_comes(room: Room, after: Any) -> int | None:
+        """The person whose turn `after` asks, if they pass on a kind of decision until
+        then (`Room.passed_for`): a decision of another kind than the game's reactions."""
+        game = room.game
+        actor = game.actor(after)
+        if actor is None or room.seats[actor] != "human" or not room.keys[actor].passing_on:
+            return None
+        return None if game.decision(after) in game.reaction_kinds else actor
+
+    async def pass_on(self, room: Room, seat: int, kind: object) -> None:
+        """`seat`'s person passes on `kind` of decision until their turn (None: asks to be
+        asked again). Told to that seat's pages alone: nobody else may learn it."""
+        game = room.game
+        if kind is not None and (not isinstance(kind, str) or kind not in game.reaction_kinds):
+            known = ", ".join(game.reaction_kinds) or "none in this game"
+            raise IllegalAction(f"no such kind of decision to pass on (kinds: {known})")
+        async with room.lock:
+            if room.ended is not None or game.actor(room.match.state) is None:
+                raise IllegalAction("the game is over")
+            if room.keys[seat].passing_on != kind:
+                await self.db(self.storage.set_passing_on, room.id, seat, kind)
+                room.keys[seat] = replace(room.keys[seat], passing_on=kind)
+            room.send_own(seat)
+        self.schedule_bots(room)
 
     def _undoable(
         self, room: Room, seat: int, action: Action, person: bool, after: Any = None
@@ -1815,7 +1927,7 @@ class Tavern:
 
     def schedule_bots(self, room: Room) -> None:
         actor = room.actor
-        if actor is None or (room.person_decides(actor) and not room.lone_pass()):
+        if actor is None or (room.person_decides(actor) and not room.passed_for()):
             return
         if not self.keeps(room):
             return  # another process runs this table's bots
@@ -1842,24 +1954,22 @@ class Tavern:
             if actor is None or not room.kept:
                 return
             if room.person_decides(actor):
-                if not room.lone_pass():
+                if not room.passed_for():
                     return
                 # Nothing to play: passed for, after a pause drawn like this person's own
                 # passes (timing.py), so the table cannot tell a seat with nothing.
+                version = room.version
                 await asyncio.sleep(room.timing.delay(actor))
-            elif room.waited != room.version:
-                # A pause, so that people can follow the bots' moves; not where the table
-                # has just waited out a person's grace or clock.
-                await asyncio.sleep(self.bot_delay)
+                async with room.lock:
+                    still = room.version == version and room.kept
+                    if still and room.person_decides(actor) and room.passed_for():
+                        with contextlib.suppress(Moved):
+                            await self._commit_and_apply(room, actor, PASS)
+                continue
+            asked = time.monotonic()
             async with room.lock:
                 actor = room.actor
-                if actor is None or not room.kept:
-                    return
-                if room.person_decides(actor):
-                    if not room.lone_pass():
-                        return
-                    with contextlib.suppress(Moved):
-                        await self._commit_and_apply(room, actor, PASS)
+                if actor is None or not room.kept or room.person_decides(actor):
                     continue
                 # A bot's stream is derived from the table's history, not carried in
                 # memory, so a restarted server's bots choose as they would have.
@@ -1869,25 +1979,32 @@ class Tavern:
                 stand_in = room.seats[actor] == "human"
                 spec = room.stand_in if stand_in else room.seats[actor]
                 agent = room.stand_in_agent() if stand_in else match.agents[actor]
-                if not isinstance(agent, ISMCTSBot):
-                    info = InfoSet(room.game, match.state, actor, match.rngs[actor])
-                    action = agent.choose(info)
-                    # Moved: the lease was lost to a process that played this turn.
-                    with contextlib.suppress(Moved):
-                        await self._commit_and_apply(room, actor, action, stand_in)
-                    continue
-                copy = room.game.clone(match.state)
-                rng = match.rngs[actor]
-            # A search thinks in the pool, over a copy, with the lock free: the table's
-            # spectators join and its people reconnect meanwhile.
-            asker = room.asker(stand_in or room.has_people())
-            action = await self.searches.choose(room.game, spec, copy, actor, rng, asker)
+                if isinstance(agent, ISMCTSBot):
+                    copy = room.game.clone(match.state)
+                    rng = match.rngs[actor]
+                    action = None
+                else:
+                    action = agent.choose(InfoSet(room.game, match.state, actor, match.rngs[actor]))
+            if action is None:
+                # A search thinks in the pool, over a copy, with the lock free: the
+                # table's spectators join and its people reconnect meanwhile.
+                asker = room.asker(stand_in or room.has_people())
+                action = await self.searches.choose(room.game, spec, copy, actor, rng, asker)
+            if room.waited != version:
+                # A pause, so that people can follow the bots' moves, counted from when
+                # the bot was asked (a search's thinking is part of it); a pass is quick,
+                # nothing to follow. Not where the table has just waited out a person's
+                # grace or clock. What the pause depends on is the action, which the
+                # table sees anyway: it tells nothing of the bot's hand.
+                pause = self.bot_delay / 4 if action == PASS else self.bot_delay
+                await asyncio.sleep(max(0.0, asked + pause - time.monotonic()))
             async with room.lock:
                 if room.version != version or room.actor != actor:
                     continue
                 if room.person_decides(actor) or not room.kept:
                     continue  # its person came back while the stand-in thought
                 room.game.check_legal(room.match.state, action)
+                # Moved: the lease was lost to a process that played this turn.
                 with contextlib.suppress(Moved):
                     await self._commit_and_apply(room, actor, action, stand_in)
 
@@ -1911,10 +2028,18 @@ def describe_options(game: Game[Any, Any]) -> list[dict[str, Any]]:
         annotation = info.annotation
         entry: dict[str, Any] = {
             "name": name,
+            # What the form shows a person: the option's title and description, in the
+            # table's words (the name is what the command line and the API take).
+            "title": info.title or name.replace("_", " ").capitalize(),
             "default": info.get_default(call_default_factory=True),
             "description": info.description or "",
         }
         choices = [c for c in getattr(annotation, "__args__", ()) if c is not type(None)]
+        if annotation is str:
+            # A name from the pack (Side Quest's scenario): the pack's names as a list.
+            named = game.grid_values(name, game.load_pack().content)
+            if named and all(isinstance(c, str) for c in named):
+                choices = named
         if annotation is bool:
             entry["type"] = "bool"
         elif annotation is int or choices == [int]:

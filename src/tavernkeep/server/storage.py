@@ -136,6 +136,9 @@ seat_keys = Table(
     # Why a bot plays the seat until its person is back ("left", "out of time"); None
     # while its person plays it. Stored so every server process shows and plays the same.
     Column("away", String(16), nullable=True),
+    # The kind of decision (Game.reaction_kinds) its person passes on until they have
+    # another to make ("modifier"); None when they are asked as usual.
+    Column("passing_on", String(40), nullable=True),
 )
 
 chat = Table(
@@ -179,7 +182,7 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 4
+SCHEMA = 5
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
@@ -189,7 +192,8 @@ settings (`tables.settings`), its host key (`tables.host_hash`), its rematch
 chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when left
 idle.
 4: several server processes on one database: a table's `revision` and `keeper`, a seat's
-`away`, the `servers` alive and who is `presence`-ent on which."""
+`away`, the `servers` alive and who is `presence`-ent on which.
+5: the kind of decision a seat's person passes on until their turn (`seat_keys.passing_on`)."""
 
 
 DB_NOW = cast(extract("epoch", func.clock_timestamp()), Float)
@@ -248,6 +252,8 @@ class SeatKey:
     """Left open for anyone to take from the lobby; claimed once someone has."""
     away: str | None = None
     """Why a stand-in bot plays the seat until its person is back; None if they play it."""
+    passing_on: str | None = None
+    """The kind of decision its person passes on until they have another to make."""
 
     @property
     def claimed(self) -> bool:
@@ -542,6 +548,17 @@ class Storage:
             )
             self._notify(conn, table_id)
 
+    def set_passing_on(self, table_id: str, seat: int, kind: str | None) -> None:
+        """Say which kind of decision a seat's person passes on until their turn (None:
+        they are asked again), kept so that every server process passes alike."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(passing_on=kind)
+            )
+            self._notify(conn, table_id)
+
     def set_away(
         self, table_id: str, seat: int, away: str | None, clock: float | None = None
     ) -> None:
@@ -576,6 +593,7 @@ class Storage:
             row.clock,
             bool(row.open_seat),
             row.away,
+            row.passing_on,
         )
 
     def append_action(
@@ -781,6 +799,7 @@ class Storage:
                         key.clock,
                         bool(key.open_seat),
                         key.away,
+                        key.passing_on,
                     )
             said = conn.execute(
                 select(chat)
@@ -1099,10 +1118,18 @@ def prepare_schema(engine: Engine) -> None:
             _migrate_to_3(conn)
         if version < 4:
             _migrate_to_4(conn)
+        if version < 5:
+            _migrate_to_5(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_5(conn: Connection) -> None:
+    """Schema 4's people were asked every decision: nobody passes on any."""
+    if "passing_on" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN passing_on VARCHAR(40)"))
 
 
 def _migrate_to_4(conn: Connection) -> None:

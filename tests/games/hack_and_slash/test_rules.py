@@ -278,6 +278,14 @@ def test_an_exact_goal_is_met_only_by_that_number(dice: list[int], success: bool
     assert (state.scores[0] == 4) is success
 
 
+def test_one_die_is_told_as_its_face_not_as_a_sum() -> None:
+    """'rolled 2 against 3+', not 'rolled 2 = 2 against 3+' (issue 39, item 6)."""
+    state = new_game(dice=[2])
+    log = texts(play(state, "quest:1"))  # One Die, 3+
+    assert "rolled 2 against 3+: failure" in log
+    assert "= 2" not in log
+
+
 def test_success_brings_the_party_home_scores_the_card_and_reveals_the_next() -> None:
     state = new_game(dice=[3, 5], pile=("Other Die", "Long Road"))
     events = play(state, "quest:2")  # Two Dice, 7+, 2 points

@@ -359,7 +359,8 @@ def test_a_modifier_in_a_challenge_says_who_wins_then() -> None:
     assert decision(st) == (2, "modifier")
     labels = [GAME.label(st, a) for a in legal(st, "modify")]
     assert labels == [
-        "Play Blessing of Might as +4 on Player 3's roll: 4 → 8, the challenge succeeds",
+        # Player 3 is deciding and challenged: the challenger's roll is theirs.
+        "Play Blessing of Might as +4 on your roll: 4 → 8, the challenge succeeds",
         "Play Blessing of Might as +4 on Player 1's roll: 6 → 10, the challenge fails",
     ]
 

@@ -259,7 +259,9 @@ def test_every_label_names_what_its_number_names() -> None:
                     seen.add("target")
                 elif action.kind == "modify":
                     roll = view["rolls"][int(action.args[2]) - 1]
-                    assert f" on Player {roll['seat'] + 1}'s roll" in label, (label, view)
+                    mine = roll["seat"] == GAME.actor(st)
+                    whose = "your" if mine else f"Player {roll['seat'] + 1}'s"
+                    assert f" on {whose} roll" in label, (label, view)
                     seen.add("modify")
             GAME.apply(st, actions[rng.below(len(actions))], False)
     assert seen == {"target", "modify"}

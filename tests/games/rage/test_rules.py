@@ -796,3 +796,22 @@ def test_walls_and_rubble_cut_the_sight_shown(tmp_path: Path, blocker: str) -> N
     assert (0, 0) in sight
     assert (1, 0) not in sight
     assert (2, 0) not in sight
+
+
+def test_the_log_never_names_a_hex_the_map_does_not_show() -> None:
+    """'You sneak NW', not 'You sneak NW to (7,0)': the browser's map shows no coordinates
+    (issue 39, item 6), so a log line names none."""
+    import random
+    import re
+
+    from tavernkeep.engine.rng import Rng
+
+    seed = random.SystemRandom().randrange(2**63)
+    st = GAME.setup(GAME.make_config({"players": 1}), seed, GAME.load_pack())
+    rng, steps = Rng(seed), 0
+    while GAME.actor(st) is not None:
+        actions = GAME.legal_actions(st)
+        for event in GAME.apply(st, actions[rng.below(len(actions))]) or []:
+            assert not re.search(r"\(-?\d+, ?-?\d+\)", event.text), (seed, event.text)
+            steps += event.kind == "step"
+    assert steps, f"seed {seed}: no step taken"

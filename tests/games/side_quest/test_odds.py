@@ -435,12 +435,15 @@ def test_a_cards_target_says_what_the_card_does_to_it() -> None:
 
 def test_heroes_and_weapons_to_choose_show_their_numbers() -> None:
     st = GAME.setup(GAME.make_config({"players": 1}), 1)
-    hilde = next(a for a in GAME.legal_actions(st) if label(st, a.text).startswith(f"Play {HILDE}"))
+    hilde = next(
+        a for a in GAME.legal_actions(st) if label(st, a.text).startswith(f"Choose {HILDE}")
+    )
     assert label(st, hilde.text).endswith("ignore the first point. (items 2, spells 0)")
     play(st, hilde.text)
     labels = {label(st, a.text) for a in GAME.legal_actions(st)}
-    assert "Take Notched Shortsword (1h rg0 1d 3+ dmg1)" in labels
-    assert "Take Yew Shortbow (2h rg2 2d 5+ dmg1)" in labels
+    shortsword = "Notched Shortsword (one hand, range 0, 1 die hitting on 3+, 1 damage a hit)"
+    assert f"Take {shortsword}" in labels
+    assert "Take Yew Shortbow (2 hands, range 2, 2 dice hitting on 5+, 1 damage a hit)" in labels
 
 
 # -- never more than a seat may see --------------------------------------------------------

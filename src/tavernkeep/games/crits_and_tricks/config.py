@@ -14,15 +14,18 @@ class CritsAndTricksConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     players: int = Field(default=3, ge=2, le=4)
+    # A title and a description are what the lobby's form shows a player.
     suits: list[MercenarySuit] = Field(
         default_factory=list,
-        description="the three suits in play besides the Bards (empty: three at random)",
+        title="Suits",
+        description="The three suits in play besides the Bards (none ticked: three at random).",
     )
-    rounds: int = Field(default=3, ge=1, le=6, description="rounds in a game")
-    tricks: int = Field(default=6, ge=1, le=6, description="tricks in a round")
+    rounds: int = Field(default=3, ge=1, le=6, title="Rounds", description="Rounds in a game.")
+    tricks: int = Field(default=6, ge=1, le=6, title="Tricks", description="Tricks in a round.")
     extra_rounds: int = Field(
         default=3,
         ge=0,
         le=10,
-        description="with 2 players, rounds played on a tie before it stands as a shared win",
+        title="Rounds to break a tie",
+        description="With 2 players, rounds played on a tie before it stands as a shared win.",
     )

@@ -12,17 +12,34 @@ class HackAndSlashConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     players: int = Field(default=4, ge=2, le=6)
+    # A title and a description are what the lobby's form shows a player (and `--help`
+    # lists beside the option's name): the table's words, never the code's.
     two_player: bool = Field(
-        default=False, description="variant: allow a 2-player game (the rulebook says 3-6)"
+        default=False,
+        title="Two players",
+        description="A variant: play with 2 (the rulebook says 3 to 6).",
     )
-    adventurers: int = Field(default=8, ge=1, le=20, description="each guild's starting size")
-    box: int = Field(default=50, ge=0, le=200, description="adventurer meeples in the box")
+    adventurers: int = Field(
+        default=8, ge=1, le=20, title="Adventurers", description="Each guild's starting size."
+    )
+    box: int = Field(
+        default=50,
+        ge=0,
+        le=200,
+        title="Adventurers in all",
+        description="Every adventurer in the game: those not in a guild start in the Tavern.",
+    )
     empty_tavern: Literal["stand-in", "no-gain"] = Field(
         default="stand-in",
-        description="a gain when the Tavern is empty: a stand-in token, or nothing",
+        title="A gain from an empty Tavern",
+        description="stand-in: take a stand-in token; no-gain: nothing.",
     )
+    # 100 rounds is far past any real game: it only stops bots that never score (RULES.md).
     round_limit: int = Field(
-        default=100, ge=0, description="end after this many rounds (0: never); see RULES.md"
+        default=100,
+        ge=0,
+        title="Round limit",
+        description="The game ends after this many rounds (0: no limit).",
     )
 
     @model_validator(mode="after")

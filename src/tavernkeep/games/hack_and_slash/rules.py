@@ -178,7 +178,8 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     config_model = HackAndSlashConfig
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     summary = "push-your-luck quest dice"
-    players_note = "2 with the two_player variant"
+    players_note = "2 with the Two players variant"
+    players_variant = "two_player"
     tally_kinds: ClassVar[dict[str, str]] = {
         "quest attempted": "Quests attempted",
         "quest completed": "Quests completed",
@@ -616,11 +617,12 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
     @staticmethod
     def _roll_event(seat: int, dice: list[int], card: QuestCard, success: bool) -> Event:
         total = sum(dice)
-        shown = "+".join(str(d) for d in dice)
+        # "rolled 3+5 = 8", but one die is "rolled 4", not "rolled 4 = 4".
+        shown = "+".join(str(d) for d in dice) + (f" = {total}" if len(dice) > 1 else "")
         outcome = "success" if success else "failure"
         return Event(
             "roll",
-            f"{_player(seat)} rolled {shown} = {total} against {card.goal_text}: {outcome}",
+            f"{_player(seat)} rolled {shown} against {card.goal_text}: {outcome}",
             {"seat": seat, "dice": list(dice), "total": total, "success": success},
         )
 

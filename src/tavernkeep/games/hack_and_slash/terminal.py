@@ -60,10 +60,12 @@ def render(view: dict[str, Any]) -> RenderableType:
     attempt = view["attempt"]
     if attempt:
         dice = " ".join(str(d) for d in attempt["dice"])
+        if len(attempt["dice"]) > 1:
+            dice += f" = {attempt['total']}"
         parts.append(
             Text(
                 f"On {attempt['quest']['name']}: {attempt['adventurers']} adventurers, "
-                f"dice {dice} = {attempt['total']} against {attempt['quest']['goal_text']}",
+                f"dice {dice} against {attempt['quest']['goal_text']}",
                 style="bold red",
             )
         )

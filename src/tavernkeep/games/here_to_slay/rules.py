@@ -706,6 +706,10 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         info = state.catalog.leaders[leader]
         return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
 
+    reaction_kinds: ClassVar[dict[str, str]] = {
+        "modifier": "Modifiers",
+        "challenge": "Challenges",
+    }
     decision_kinds = (
         "leader", "turn", "challenge", "modifier", "free_roll", "may", "play_now",
         "target:chosen_player", "target:chosen_opponent",
@@ -929,7 +933,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         return action.text
 
     def _modify_label(self, state: HereToSlayState, action: Action) -> str:
-        """'Play Trick of Fate as +3 on Player 2's roll: 6 → 9, meets 8+': whose roll (a
+        """'Play Trick of Fate as +3 on Player 2's roll: 6 → 9, meets 8+' ("your roll" for
+        the deciding seat's own): whose roll (a
         Challenge's window has two), the total it makes and what that total would do,
         with the other rolls as they stand."""
         cat = state.catalog
@@ -960,7 +965,9 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
         totals[index] = before + change
         result = roll_outcome(state, roll_purposes(state), totals, index)
         after = f"{before} → {totals[index]}{answer}" + (f", {result}" if result else "")
-        return f"Play {name} as {shown} on {player(roller)}'s roll: {after}"
+        # A label is read by the seat deciding: its own roll is "your roll".
+        whose = "your" if roller == seat else f"{player(roller)}'s"
+        return f"Play {name} as {shown} on {whose} roll: {after}"
 
     def _challenge_label(self, state: HereToSlayState) -> str:
         """'CHALLENGE Player 1's Fireball: your 2d6 +2 against their 2d6, ties yours':

@@ -51,7 +51,6 @@ from tavernkeep.games.rage.turn import (
     end_move,
     escape,
     fight_on,
-    hex_text,
     occupied,
     spare,
     start_turn,
@@ -210,8 +209,8 @@ class Rage(Game[RageState, RageConfig]):
         return [
             Event(
                 "start",
-                f"Mistfall over {m.name}: you slip in through the gap in the walls at "
-                f"{hex_text(m, state.pos)}. Gather 25 food and get out, rage in check.",
+                f"Mistfall over {m.name}: you slip in through the gap in the walls. "
+                "Gather 25 food and get out, rage in check.",
                 {"cell": state.pos},
             )
         ]

@@ -69,11 +69,6 @@ def say(ev: Events, kind: str, text: str, **data: object) -> None:
         ev.append(Event(kind, text, dict(data)))
 
 
-def hex_text(m: Village, cell: int) -> str:
-    q, r = m.cells[cell]
-    return f"({q},{r})"
-
-
 def skeleton_name(m: Village, k: int) -> str:
     return m.skeleton[k].name
 
@@ -188,7 +183,8 @@ def step(st: RageState, d: int, ev: Events) -> None:
     cell = m.step[st.pos][d]
     st.facing = d
     st.steps += 1
-    say(ev, "step", f"You sneak {DIRECTION_NAMES[d]} to {hex_text(m, cell)}", cell=cell)
+    # The hex in the data, not the words: the map never shows a hex's coordinates.
+    say(ev, "step", f"You sneak {DIRECTION_NAMES[d]}", cell=cell)
     enter(st, cell, ev)
     if st.ending:
         return

@@ -22,9 +22,12 @@ def _and(names: list[str]) -> str:
 
 
 def weapon_numbers(st: SideQuestState, card: int) -> str:
-    """'1h rg0 1d 3+ dmg1', as the screens print a weapon's numbers."""
+    """'one hand, range 0, 1 die hitting on 3+, 1 damage a hit': a weapon's numbers in
+    words, for a choice's label (the screens' cards print them short, with a key)."""
     w = weapon_of(st, card)
-    return f"{w.hands}h rg{w.range} {w.dice}d {w.hit}+ dmg{w.damage}"
+    hands = "one hand" if w.hands == 1 else f"{w.hands} hands"
+    dice = "1 die" if w.dice == 1 else f"{w.dice} dice"
+    return f"{hands}, range {w.range}, {dice} hitting on {w.hit}+, {w.damage} damage a hit"
 
 
 def need_text(need: int, plus: int) -> str:

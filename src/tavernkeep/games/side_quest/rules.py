@@ -639,7 +639,8 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         specials = state.content.specials
         if kind == "hero":
             h = state.content.hero[int(args[0])]
-            return f"Play {h.name}: {h.text} (items {h.item_limit}, spells {h.spell_limit})"
+            # "Choose", not the card game's "Play": a person picks the hero to be.
+            return f"Choose {h.name}: {h.text} (items {h.item_limit}, spells {h.spell_limit})"
         if kind == "weapon":
             card = int(args[0])
             return f"Take {card_name(state, card)} ({weapon_numbers(state, card)})"

@@ -302,12 +302,29 @@ export function rememberName(name) {
   }
 }
 
-/** "Bea (Player 2)" for a seat whose person gave a name, else "Player 2". `seats` are the
- *  seat entries the server sent; a name there is plain text, set as text by `h`. */
+/** "Bea" for a seat whose person gave a name, else "Player 2". `seats` are the seat
+ *  entries the server sent; a name there is plain text, set as text by `h`. */
 export function seatLabel(seat, seats) {
-  const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === seat) : null;
-  const name = entry && typeof entry.name === "string" ? entry.name : "";
-  return name ? `${name} (${playerName(seat)})` : playerName(seat);
+  const list = Array.isArray(seats) ? seats : [];
+  return nameLabel(seat, named(list.find((s) => s && s.seat === seat)), seats);
+}
+
+const named = (s) => (s && typeof s.name === "string" && s.name ? s.name : "");
+
+/** A seat called by `name` (a chat line keeps the name it was said under): the name alone,
+ *  as everywhere on the page; the seat's number only where another seat has the same name,
+ *  so that "Bea" is never two seats; "Player 2" for no name. */
+export function nameLabel(seat, name, seats) {
+  if (!name) return playerName(seat);
+  const list = Array.isArray(seats) ? seats : [];
+  const twin = list.some((s) => s && s.seat !== seat && named(s) === name);
+  return twin ? `${name} (${playerName(seat)})` : name;
+}
+
+/** A game's text with each seat called as the page calls it (`seatLabel`): the game says
+ *  "Player 2 rolls"; the page says "Bea rolls" where Bea named her seat. */
+export function withSeatNames(text, seats) {
+  return String(text).replace(/\bPlayer (\d+)\b/g, (words, number) => seatLabel(Number(number) - 1, seats));
 }
 
 // -- the tables this browser hosts -----------------------------------------------------------

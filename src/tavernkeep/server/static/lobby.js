@@ -168,17 +168,10 @@ function variantCounts(game) {
   return out;
 }
 
-/** The boolean option a variant count needs: the one the players note names. */
+/** The yes-or-no option a variant count needs (the game names it). */
 function variantOption(game) {
-  const note = game.players_note || "";
-  const option = (game.options || []).find(
-    (o) => o.type === "bool" && new RegExp(`\\b${escapeRegExp(o.name)}\\b`).test(note),
-  );
-  return option ? option.name : null;
-}
-
-function escapeRegExp(text) {
-  return String(text).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const name = game.players_variant;
+  return (game.options || []).some((o) => o.type === "bool" && o.name === name) ? name : null;
 }
 
 function onGameChange() {
@@ -327,7 +320,7 @@ function renderOptions(game) {
 /** One option as the right control: a checkbox, a select or a number box. */
 function optionRow(option) {
   const id = `option-${option.name}`;
-  const title = humanize(option.name);
+  const title = option.title || humanize(option.name);
   const hint = option.description ? h("p", { class: "hint", text: option.description }) : null;
   if (option.type === "bool") {
     return h(
@@ -400,13 +393,13 @@ function readOptions(game) {
       continue;
     } else if (option.type === "int") {
       if (!/^-?\d+$/.test(control.value.trim())) {
-        throw new Error(`${humanize(option.name)} must be a whole number`);
+        throw new Error(`${option.title || humanize(option.name)} must be a whole number`);
       }
       value = Number(control.value);
     } else if (option.type === "float") {
       value = Number(control.value);
       if (control.value.trim() === "" || Number.isNaN(value)) {
-        throw new Error(`${humanize(option.name)} must be a number`);
+        throw new Error(`${option.title || humanize(option.name)} must be a number`);
       }
     } else value = control.value;
     if (value !== option.default) out[option.name] = value;

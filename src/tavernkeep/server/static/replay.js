@@ -4,7 +4,7 @@
 // (`/replay#table=ID`) or a file the person opens; the server replays it a step at a
 // time and keeps nothing (server/replays.py).
 
-import { agentLabel, api, h, playerName, replace, seatLabel } from "./dom.js";
+import { agentLabel, api, h, replace, seatLabel, withSeatNames } from "./dom.js";
 import { logLine } from "./dice.js";
 import { generic, rendererFor } from "./renderers/index.js";
 import { openRules, ruleTips } from "./rules.js";
@@ -91,7 +91,10 @@ function draw(frame) {
       : `Step ${frame.step} of ${frame.steps}: ${who}${frame.label || ""}`;
   $("first").disabled = $("back").disabled = frame.step === 0;
   $("forward").disabled = $("last").disabled = frame.step === frame.steps;
-  const ctx = { seat: frame.seat, seatNames: frame.seats.map((_, s) => playerName(s)), legal: [], onAction: () => {} };
+  const names = Array.isArray(frame.names) ? frame.names : [];
+  const entries = frame.seats.map((_, s) => ({ seat: s, name: names[s] }));
+  const seatNames = frame.seats.map((_, s) => seatLabel(s, entries));
+  const ctx = { seat: frame.seat, seatNames, legal: [], onAction: () => {} };
   try {
     replay.renderer.render($("game"), frame.view, ctx);
   } catch (error) {
@@ -99,15 +102,15 @@ function draw(frame) {
     generic.render($("game"), frame.view, ctx);
   }
   const log = $("log");
-  replace(log, (frame.log || []).map((event) => logLine(event)));
+  replace(log, (frame.log || []).map((event) => logLine(event, withSeatNames(event.text || event.kind || "", entries))));
   log.scrollTop = log.scrollHeight;
   const banner = $("banner");
   banner.hidden = !frame.result;
   if (frame.result) {
     replace(
       banner,
-      h("h2", { text: frame.headline || "The game is over" }),
-      h("p", { class: "result-reason", text: frame.result.reason || "" }),
+      h("h2", { text: withSeatNames(frame.headline || "The game is over", entries) }),
+      h("p", { class: "result-reason", text: withSeatNames(frame.result.reason || "", entries) }),
     );
   }
 }

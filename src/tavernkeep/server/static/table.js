@@ -10,6 +10,7 @@ import {
   forgetSeat,
   h,
   humanize,
+  nameLabel,
   oddsText,
   percent,
   playerName,
@@ -22,6 +23,7 @@ import {
   storedHost,
   storedName,
   storedSeats,
+  withSeatNames,
 } from "./dom.js";
 import { DiceTray, logLine } from "./dice.js";
 import { choiceRules, openRules, ruleTips } from "./rules.js";
@@ -346,6 +348,8 @@ function showSeats(seats) {
 async function showWelcome(message) {
   app.seat = message.seat ?? null;
   app.table = message.table || null;
+  // A page back at a finished table whose rematch is open: "Go to the rematch".
+  if (typeof message.rematch === "string" && message.rematch) app.rematch = message.rematch;
   setStatus("online", "connected");
   clearInterval(app.pingTimer);
   app.pingTimer = setInterval(() => send({ type: "ping" }), PING_EVERY_MS);
@@ -365,7 +369,7 @@ async function showWelcome(message) {
   for (const line of message.chat || []) showChatLine(line, { live: again });
   renderChatForm();
   const lastRoll = [...log].reverse().find(hasDice);
-  if (lastRoll) await tray.roll(lastRoll, { animate: false });
+  if (lastRoll) await tray.roll(named(lastRoll), { animate: false });
   scrollLog(true);
 }
 
@@ -373,7 +377,7 @@ async function showEvents(events) {
   for (const event of events) {
     if (hasDice(event)) {
       const animate = !document.hidden && app.queue.length < CATCH_UP_AT;
-      await tray.roll(event, { animate });
+      await tray.roll(named(event), { animate });
     }
     addLogLine(event);
     scrollLog(false);
@@ -430,6 +434,50 @@ function onAdvice(message) {
 function adviceFor(action) {
   if (!app.adviceOn || !app.advice || !app.state || app.advice.version !== app.state.version) return null;
   return app.advice.byAction[action] || null;
+}
+
+/**
+ * "Pass on Modifiers until my turn": in a window that asks every seat in turn (the game's
+ * `reaction_kinds`), the person may stop being asked. The server passes for them after
+ * the same pause as for a seat with nothing to play, so the table cannot tell the two
+ * apart; it asks them again from their turn on. Said to this seat alone.
+ */
+function passOnToggle(state, legal, disabled) {
+  const reactions = (app.table && app.table.reactions) || {};
+  const passingOn = state && state.passing_on;
+  if (passingOn && reactions[passingOn]) {
+    return h(
+      "p",
+      { class: "hint passing-on" },
+      `You pass on ${reactions[passingOn]} until your turn. `,
+      h("button", {
+        type: "button",
+        class: "button secondary",
+        id: "ask-again",
+        text: "Ask me again",
+        disabled,
+        onclick: () => send({ type: "pass_on", kind: null }),
+      }),
+    );
+  }
+  const kind = state && state.decision;
+  if (!kind || !reactions[kind] || !legal.some((entry) => entry.action === "pass")) return null;
+  return h(
+    "label",
+    { class: "advice-toggle pass-on-toggle" },
+    h("input", {
+      type: "checkbox",
+      id: "pass-on",
+      disabled,
+      onchange: (event) => {
+        if (event.target.checked && send({ type: "pass_on", kind })) {
+          app.pending = true;
+          renderActions();
+        }
+      },
+    }),
+    ` Pass on ${reactions[kind]} until my turn`,
+  );
 }
 
 function adviceToggle(legal) {
@@ -589,17 +637,23 @@ function tableStatus() {
   return (app.state && app.state.status) || (app.table && app.table.status) || "playing";
 }
 
-/** A game's text with each named seat called as the seats panel calls it: "Bea (Player 2)
- *  rolls". The game says "Player 2"; the name is the person's, put in by the page. */
+/** A game's text with each named seat called as the seats panel calls it: "Bea rolls".
+ *  The game says "Player 2"; the name is the person's, put in by the page. */
 function withNames(text) {
-  const seats = currentSeats();
-  return String(text).replace(/\bPlayer (\d+)\b/g, (words, number) => seatLabel(Number(number) - 1, seats));
+  return withSeatNames(text, currentSeats());
+}
+
+/** Every seat as the page names it, for the game's renderer: one way of naming a seat on
+ *  the board, in the log, the seats and the result (`seatLabel`). */
+/** An event whose text calls each seat as the page does (for the dice tray's caption). */
+function named(event) {
+  return event.text ? { ...event, text: withNames(event.text) } : event;
 }
 
 function seatNames() {
-  const seats = (app.table && app.table.seats) || [];
+  const seats = currentSeats();
   const count = Math.max(seats.length, Number(app.state?.view?.players) || 0);
-  return Array.from({ length: count }, (_, seat) => playerName(seat));
+  return Array.from({ length: count }, (_, seat) => seatLabel(seat, seats));
 }
 
 function setStatus(kind, text) {
@@ -852,6 +906,20 @@ function renderGame() {
   const container = $("game");
   container.classList.remove("busy");
   if (!state) return;
+  if (!state.view) {
+    // A table waiting for its people shows nothing of a game: the deal is made, and the
+    // first die rolled, when it begins.
+    replace(
+      container,
+      h(
+        "div",
+        { class: "card framed waiting-board" },
+        h("h2", { text: "The game has not begun" }),
+        h("p", { text: "The cards are dealt and the dice rolled when everyone is seated. Until then, say hello in the chat." }),
+      ),
+    );
+    return;
+  }
   const ctx = {
     seat: app.seat,
     seatNames: seatNames(),
@@ -893,6 +961,7 @@ function renderDecisionExtra(state, disabled) {
   const parts = [];
   const legal = (state && state.legal) || [];
   if (legal.length) parts.push(adviceToggle(legal));
+  parts.push(passOnToggle(state, legal, disabled));
   if (mine && mine.stand_in && mine.away === "out of time") {
     parts.push(
       h("p", { class: "hint stand-in-note", text: `Your time ran out: the ${agentLabel(mine.stand_in)} plays for you.` }),
@@ -937,10 +1006,17 @@ function hasKeys() {
 function promptText(state, legal) {
   if (!state) return "Waiting for the table…";
   if (state.status === "waiting") {
-    const open = currentSeats().filter((s) => s.open && !s.claimed).length;
-    const seats = open === 1 ? "1 open seat" : `${open} open seats`;
+    const seats = currentSeats();
+    const open = seats.filter((s) => s.open && !s.claimed).length;
     const host = app.host ? ", or when you start it (below the seats)" : "";
-    return `Waiting for players: ${seats}. The game begins when every seat is taken${host}.`;
+    if (!open) {
+      // A rematch: its people are seated already and it waits for their pages.
+      const away = seats.filter((s) => s.agent === "human" && !s.connected).map((s) => seatLabel(s.seat, seats));
+      const who = away.length ? away.join(", ") : "everyone";
+      return `Waiting for ${who} to come. The game begins when everyone is here${host}.`;
+    }
+    const words = open === 1 ? "1 open seat" : `${open} open seats`;
+    return `Waiting for players: ${words}. The game begins when every seat is taken${host}.`;
   }
   if (state.status === "closed" || state.status === "archived") {
     return state.status === "closed" ? "The table's host closed the table." : "This table was archived.";
@@ -948,6 +1024,10 @@ function promptText(state, legal) {
   if (state.actor === null || state.actor === undefined) return "The game is over.";
   if (app.pending) return "Sent. Waiting for the table…";
   if (legal.length) return hasKeys() ? "Choose one (or press its number key)." : "Choose one.";
+  const reactions = (app.table && app.table.reactions) || {};
+  if (state.passing && state.passing_on && state.passing_on === state.decision) {
+    return `You pass on ${reactions[state.passing_on] || state.passing_on} until your turn: in a moment, after a pause like your own, so nobody can tell what you hold.`;
+  }
   if (state.passing) {
     // Said to this seat alone: the others see a seat deciding, for as long as a person
     // with a choice would take.
@@ -1019,7 +1099,7 @@ function renderBanner() {
   replace(
     banner,
     h("h2", { text: headline(result) }),
-    h("p", { class: "result-reason", text: result.reason || "" }),
+    h("p", { class: "result-reason", text: withNames(result.reason || "") }),
     scoreTable(result),
     h(
       "p",
@@ -1225,7 +1305,7 @@ function showChatLine(line, { live }) {
   let who = null;
   if (!notice) {
     const name = typeof line.name === "string" && line.name ? line.name : "";
-    const label = seat === null ? `${name || "someone"} (watching)` : name ? `${name} (${playerName(seat)})` : playerName(seat);
+    const label = seat === null ? `${name || "someone"} (watching)` : nameLabel(seat, name, currentSeats());
     who = h("span", { class: "chat-who" }, seat !== null ? h("span", { class: "seat-swatch" }) : null, label);
   }
   const nearBottom = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 40;
@@ -1289,8 +1369,11 @@ function renderHostTools() {
     return;
   }
   const seats = currentSeats().filter((s) => s.agent === "human" && !s.device && (s.claimed || !s.open));
+  // A seat nobody has taken (the host left the lobby before taking their own): take it
+  // in this browser, or hand its invite on.
+  const untaken = seats.filter((s) => !s.claimed && app.seat === null);
   // Drawn again only when what it offers changes: a link being copied is not redrawn away.
-  const key = JSON.stringify([status, seats.map((s) => seatLabel(s.seat, currentSeats())), app.reissued]);
+  const key = JSON.stringify([status, seats.map((s) => seatLabel(s.seat, currentSeats())), untaken.map((s) => s.seat), app.reissued]);
   if (key === hostToolsKey) return;
   hostToolsKey = key;
   node.hidden = false;
@@ -1303,7 +1386,7 @@ function renderHostTools() {
           class: "button primary",
           id: "host-start",
           text: "Start now",
-          title: "Begin with the seats taken so far: the stand-in bot plays every seat still open.",
+          title: "Begin with the seats taken so far: the stand-in bot plays every seat still open, and a person not here yet has the table's grace to come.",
           onclick: () => hostAction("start"),
         })
       : null,
@@ -1319,6 +1402,22 @@ function renderHostTools() {
               dataset: { reissue: String(entry.seat) },
               text: `New invite for ${seatLabel(entry.seat, currentSeats())}`,
               onclick: () => reissue(entry.seat),
+            }),
+          ),
+        )
+      : null,
+    untaken.length
+      ? h(
+          "div",
+          { class: "host-take" },
+          h("p", { class: "hint", text: "Nobody has taken this seat yet. Is it yours? Take it in this browser." }),
+          untaken.map((entry) =>
+            h("button", {
+              type: "button",
+              class: "button primary",
+              dataset: { take: String(entry.seat) },
+              text: `Take ${seatLabel(entry.seat, currentSeats())}'s seat here`,
+              onclick: () => takeHere(entry.seat),
             }),
           ),
         )
@@ -1354,6 +1453,19 @@ async function reissue(seat) {
     renderHostTools();
   } catch (error) {
     toast(`No new invite: ${error.message}`);
+  }
+}
+
+/** The host takes an untaken seat in this browser: a new invite, claimed here at once (the
+ *  page opens the invite as a person following it would). */
+async function takeHere(seat) {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(tableId)}/reissue`, { json: { host: app.host, seat } });
+    // The hashchange handler claims the invite and joins as the seat.
+    app.reissued = null;
+    location.hash = new URL(made.invite, location.origin).hash;
+  } catch (error) {
+    toast(`Could not take the seat: ${error.message}`);
   }
 }
 

@@ -298,10 +298,21 @@ class Board {
         return mineNow
           ? "Choose the quest to give up: you keep the other three, in secret, for this round."
           : `${who} chooses a quest to give up (in secret).`;
-      case "barkeep":
+      case "barkeep": {
+        // "The least loot" reads wrong when nobody has any, or several share it: then it
+        // is the first of them in turn order (RULES.md 26).
+        const loots = (view.seats || []).map((entry) => Number(entry && entry.loot) || 0);
+        const least = Math.min(...loots);
+        const tied = loots.filter((loot) => loot === least).length > 1;
+        const why = !tied
+          ? "the least loot"
+          : loots.every((loot) => loot === least)
+            ? `all tied at ${least} loot, first in turn order`
+            : `tied for the least loot, first in turn order`;
         return mineNow
-          ? "You have the least loot: choose this round's Barkeep's Challenge."
-          : `${who} has the least loot and chooses the Barkeep's Challenge.`;
+          ? `You choose this round's Barkeep's Challenge (${why}).`
+          : `${who} chooses the Barkeep's Challenge (${why}).`;
+      }
       case "play": {
         const trick = `trick ${view.trick}`;
         if (!table.length) return mineNow ? `You lead ${trick}: pick a card, then a die.` : `${who} leads ${trick}.`;

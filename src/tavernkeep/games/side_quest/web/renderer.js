@@ -158,6 +158,12 @@ class Board {
     return (hero && hero.hero) || (this.ctx.seatNames || [])[seat] || `Player ${shown(seat)}`;
   }
 
+  /** "Hilde (Bea)" once the seat's hero is chosen; until then the seat's name alone. */
+  waitingFor(seat) {
+    const hero = this.heroes[seat];
+    return hero && hero.hero ? `${hero.hero} (${this.playerName(seat)})` : this.playerName(seat);
+  }
+
   playerName(seat) {
     return (this.ctx.seatNames || [])[seat] || `Player ${shown(seat)}`;
   }
@@ -289,7 +295,7 @@ class Board {
       h("p", { class: "sq-question question", text: this.question() }),
       detail,
       rest.length ? h("div", { class: "sq-choices choices" }, rest.map((e) => this.button(e))) : null,
-      !view.result && d && !this.asked ? h("p", { class: "sq-waiting waiting", text: `Waiting for ${this.heroName(d.seat)} (${this.playerName(d.seat)})…` }) : null,
+      !view.result && d && !this.asked ? h("p", { class: "sq-waiting waiting", text: `Waiting for ${this.waitingFor(d.seat)}…` }) : null,
     );
   }
 
@@ -543,7 +549,7 @@ class Board {
     if (hero.stunned) classes.push("stunned");
     const node = h(
       "div",
-      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, title: `${this.heroName(seat)} (${this.playerName(seat)})` },
+      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, title: this.waitingFor(seat) },
       h("span", { class: "seat-swatch" }),
       h("span", { class: "sq-token-name", text: this.heroName(seat) }),
       hearts(hero.health),
@@ -711,7 +717,7 @@ class Board {
     const equipmentCard = (card, held) => this.heldCard(card, held, seat);
     const node = h(
       "article",
-      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, "aria-label": `${this.heroName(seat)} (${this.playerName(seat)})` },
+      { class: classes.join(" "), dataset: { seat: String(seat), rule: "heroes" }, "aria-label": this.waitingFor(seat) },
       h(
         "header",
         { class: "sq-hero-head" },
