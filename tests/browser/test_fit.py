@@ -69,6 +69,50 @@ def accessible(page: Any, where: str) -> None:
     assert not bad, f"{where}: {bad}"
 
 
+HOUSE_HEXES = ("#a9865b", "#7d6a8f")
+"""Rage's house hexes, unvisited and visited (rage/web/style.css): under a house's name."""
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    if color.startswith("#"):
+        return tuple(int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+    parts = color[color.index("(") + 1 : color.index(")")].split(",")
+    return tuple(float(p) / 255 for p in parts[:3])  # type: ignore[return-value]
+
+
+def contrast(ink: tuple[float, ...], ground: tuple[float, ...]) -> float:
+    def luminance(c: tuple[float, ...]) -> float:
+        lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted((luminance(ink), luminance(ground)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def house_names_read(page: Any) -> None:
+    """Rage's house names are hidden from axe (the map's words are its key's, aria-hidden):
+    measured here, each name's ink against what is under it, a halo drawn beneath the
+    letters where there is one, else the house's hex, at 4.5:1 or more (WCAG AA)."""
+    names = page.evaluate(
+        """() => [...document.querySelectorAll(".rg-house-name")].map((el) => {
+            const cs = getComputedStyle(el);
+            return {fill: cs.fill, stroke: cs.stroke, width: parseFloat(cs.strokeWidth) || 0,
+                    paint: cs.paintOrder, opacity: parseFloat(cs.opacity)};
+        })"""
+    )
+    assert names, "no house name on Rage's map"
+    for name in names:
+        halo = name["stroke"] != "none" and name["width"] >= 2
+        halo = halo and name["paint"].startswith("stroke")
+        grounds = [_rgb(name["stroke"])] if halo else [_rgb(c) for c in HOUSE_HEXES]
+        for ground in grounds:
+            ink = tuple(
+                name["opacity"] * i + (1 - name["opacity"]) * g
+                for i, g in zip(_rgb(name["fill"]), ground, strict=True)
+            )
+            assert contrast(ink, ground) >= 4.5, (name, contrast(ink, ground))
+
+
 def fits(page: Any, game: str, when: str) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
@@ -76,6 +120,8 @@ def fits(page: Any, game: str, when: str) -> None:
         assert not wide, f"{game} at its {when}, {width} px wide: {wide}"
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
     accessible(page, f"{game} at its {when}")
+    if game == "rage":
+        house_names_read(page)
 
 
 @pytest.mark.parametrize("game", list(TABLES))

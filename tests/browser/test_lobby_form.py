@@ -97,3 +97,34 @@ def test_the_form_speaks_a_players_words(server: Any, ui: Any) -> None:
     expect(page.locator("#created")).to_contain_text("is open")
     table_id = page.locator("#created h3 code").inner_text()
     assert server.get(f"/api/tables/{table_id}")["options"]["scenario"] == "Webs Under Thornhold"
+
+
+def test_the_lobby_is_wood_to_its_foot_and_its_form_heading_shows(server: Any, ui: Any) -> None:
+    """Issue 39, item 9: the tavern's planks run the whole page, not a window high, and
+    "Set up a table" scrolls the form's heading into view below the sticky top bar."""
+    import io
+
+    from PIL import Image
+
+    page = ui.new_page(server.url("/"))
+    ui.expect(page.locator("#games .game-card").first).to_be_visible()
+    shot = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("L")
+    width, height = shot.size
+    assert height > 1200, "the lobby is longer than a window"
+    # Down the left margin, the bottom 400 px hold a dark seam between planks.
+    column = [shot.getpixel((6, y)) for y in range(height - 400, height)]
+    assert max(column) - min(column) >= 8, "bare wood: the planks stop above the foot"
+
+    page.get_by_role("button", name="Set up a table").first.click()
+    page.wait_for_function(
+        """() => {
+            const heading = document.getElementById("create-title").getBoundingClientRect();
+            return heading.top < window.innerHeight / 2;
+        }"""
+    )
+    page.wait_for_timeout(600)  # the smooth scroll settles
+    heading, bar = page.evaluate(
+        """() => [document.getElementById("create-title").getBoundingClientRect().top,
+                  document.querySelector(".topbar").getBoundingClientRect().bottom]"""
+    )
+    assert heading >= bar, f"the heading at {heading} px is under the top bar ({bar} px)"

@@ -193,10 +193,13 @@ def test_pass_and_play_one_device_passed_between_two_people(server: Any, ui: Any
             # Another player's hand is under the cover until they say it is theirs: the
             # cover is what a person sees (and clicks, and types to) over the board.
             assert page.evaluate(COVERED), "the board shows through the cover"
-            page.keyboard.press("1")
             name = cover.locator("h2").inner_text().removeprefix("Pass the device to ")
+            # The keyboard starts on the cover's button (issue 39, item 9).
+            expect(cover.get_by_role("button", name=f"I am {name}")).to_be_focused()
+            page.keyboard.press("1")
             cover.get_by_role("button", name=f"I am {name}").click()
             expect(cover).to_be_hidden()
+            expect(page.locator("#decision-title")).to_be_focused()
             expect(page.locator("#who")).to_have_text(f"you are {name}")
             covers += 1
             continue

@@ -28,6 +28,10 @@ def test_a_finished_table_is_replayed_to_its_result_and_back(server: Any, ui: An
     text = page.locator("#step-text")
     expect(text).to_have_text(f"Step 0 of {steps}: the table as it was dealt.")
     expect(page.locator("#game .quest-card").first).to_be_visible()
+    # Words and plain arrows on the stepper: ⏮ and ⏭ were empty boxes in many fonts.
+    expect(page.locator(".stepper-buttons button")).to_have_text(
+        ["« First", "‹ Back", "Next ›", "Last »"]
+    )
     page.get_by_role("button", name="Step forward").click()
     expect(text).to_contain_text(f"Step 1 of {steps}: Player 1")
     expect(page.locator("#log li").first).to_be_visible()

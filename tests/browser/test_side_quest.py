@@ -368,6 +368,9 @@ def test_one_person_plays_both_heroes_from_one_page(sq_server: Any, ui: Any) -> 
 
     # -- the end ------------------------------------------------------------------------------
     expect(page.locator(ui.OVER)).to_have_text("Defeat.")
+    # Lost together: no rank column of "1 / 1 / 1" (issue 39, item 9).
+    expect(page.locator("#banner .score-table th", has_text="rank")).to_have_count(0)
+    expect(page.locator("#seats")).not_to_contain_text("#1")
     expect(page.locator("#banner .result-reason")).to_have_text(
         "The heroes lose: the turn limit ran out"
     )

@@ -533,26 +533,31 @@ function competitive() {
 /** Cover the table until the person whose seat it now is says they hold the device. */
 function coverFor(seat) {
   const cover = $("pass-cover");
+  const ready = h("button", {
+    type: "button",
+    class: "button primary",
+    text: `I am ${playerName(seat)}`,
+    onclick: () => {
+      cover.hidden = true;
+      document.body.classList.remove("covered");
+      // On to the decision: the keyboard goes where the choices are.
+      $("decision-title").focus({ preventScroll: true });
+    },
+  });
   replace(
     cover,
     h(
       "div",
-      { class: "panel dialog" },
-      h("h2", { text: `Pass the device to ${playerName(seat)}` }),
+      { class: "panel dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "pass-cover-title" },
+      h("h2", { id: "pass-cover-title", text: `Pass the device to ${playerName(seat)}` }),
       h("p", { text: "Their hand is hidden until they are ready." }),
-      h("button", {
-        type: "button",
-        class: "button primary",
-        text: `I am ${playerName(seat)}`,
-        onclick: () => {
-          cover.hidden = true;
-          document.body.classList.remove("covered");
-        },
-      }),
+      ready,
     ),
   );
   cover.hidden = false;
   document.body.classList.add("covered");
+  // The cover is all there is to do: a keyboard (or a screen reader) starts on its button.
+  ready.focus();
 }
 
 function hasDice(event) {
@@ -892,7 +897,7 @@ function seatResult(result, seat) {
     "span",
     { class: `seat-state ${winner ? "winner" : ""}` },
     winner ? "♛ " : "",
-    rank !== undefined ? `#${rank}` : "",
+    rank !== undefined && ranksTell(result) ? `#${rank}` : "",
     score !== undefined ? ` · ${formatScore(score)}` : "",
   );
 }
@@ -1202,9 +1207,17 @@ function headline(result) {
   return "The game is over";
 }
 
+/** Whether the ranks say anything: a co-operative game (everyone won or lost together) or
+ *  a tie all round ranks every seat 1, and "1 / 1 / 1" tells nobody anything. */
+function ranksTell(result) {
+  const ranks = Array.isArray(result.ranks) ? result.ranks : [];
+  return ranks.length > 1 && ranks.some((rank) => rank !== ranks[0]);
+}
+
 function scoreTable(result) {
   const scores = result.scores || [];
   if (!scores.length) return null;
+  const ranked = ranksTell(result);
   const order = scores.map((_, seat) => seat);
   order.sort((a, b) => (result.ranks?.[a] ?? 0) - (result.ranks?.[b] ?? 0) || a - b);
   const seats = currentSeats();
@@ -1220,7 +1233,7 @@ function scoreTable(result) {
       h(
         "tr",
         {},
-        h("th", { text: "rank" }),
+        ranked ? h("th", { text: "rank" }) : null,
         h("th", { text: "player" }),
         h("th", { text: "score" }),
         anyStood ? h("th", { text: "decided by a bot" }) : null,
@@ -1233,7 +1246,7 @@ function scoreTable(result) {
         h(
           "tr",
           { class: `seat-${seat % 6}${seat === app.seat ? " mine" : ""}` },
-          h("td", { text: result.ranks?.[seat] ?? "" }),
+          ranked ? h("td", { text: result.ranks?.[seat] ?? "" }) : null,
           h("td", {}, h("span", { class: "seat-swatch" }), seatLabel(seat, seats)),
           h("td", { text: formatScore(scores[seat]) }),
           anyStood ? h("td", { text: stood(seat) ? String(stood(seat)) : "" }) : null,
