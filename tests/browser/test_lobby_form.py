@@ -109,7 +109,7 @@ def test_the_lobby_is_wood_to_its_foot_and_its_form_heading_shows(server: Any, u
     page = ui.new_page(server.url("/"))
     ui.expect(page.locator("#games .game-card").first).to_be_visible()
     shot = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("L")
-    width, height = shot.size
+    _, height = shot.size
     assert height > 1200, "the lobby is longer than a window"
     # Down the left margin, the bottom 400 px hold a dark seam between planks.
     column = [shot.getpixel((6, y)) for y in range(height - 400, height)]
