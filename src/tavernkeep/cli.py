@@ -154,6 +154,62 @@ def rules(
     show_rules(chosen, section, Console())
 
 
+pack_app = typer.Typer(
+    help="A game's content pack as a file of your own: export the standard pack, check one.",
+    no_args_is_help=True,
+)
+app.add_typer(pack_app, name="pack")
+
+
+@pack_app.command("export")
+def pack_export(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    to: Annotated[
+        Path | None,
+        typer.Option("--to", help="The file to write (default: print it)."),
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--pack", help="The built-in pack (default: the game's own).")
+    ] = None,
+) -> None:
+    """A built-in pack's TOML, comments and all: a copy of your own to change, then play
+    (`--pack FILE`), check (`pack check`) or measure (`compare standard FILE`)."""
+    from tavernkeep.engine.content import resolve_pack_path
+    from tavernkeep.engine.errors import ConfigError
+    from tavernkeep.games import get_game
+
+    chosen = get_game(game)
+    # The game's own pack by default: Rage's is its map, "village".
+    name = name or chosen.load_pack(None).name
+    _, path = resolve_pack_path(name, chosen.content_dir)
+    text = path.read_text(encoding="utf-8")
+    if to is None:
+        typer.echo(text, nl=False)
+        return
+    if to.exists():
+        raise ConfigError(f"--to {to}: the file exists already; name a new one")
+    if not to.parent.is_dir():
+        raise ConfigError(f"--to {to}: no such folder '{to.parent}'")
+    to.write_text(text, encoding="utf-8")
+    typer.echo(f"{chosen.title}'s {name} pack written to {to}")
+
+
+@pack_app.command("check")
+def pack_check(
+    file: Annotated[Path, typer.Argument(help="The pack file, e.g. mine.toml.")],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", help="Its game (found from the file if not given)."),
+    ] = None,
+) -> None:
+    """Validate a pack file as a game loads it: one line naming the first mistake, or what
+    the pack holds."""
+    from tavernkeep.lab.compare import checked_pack
+
+    chosen, pack = checked_pack(str(file), game)
+    typer.echo(f"{file}: a valid {chosen.title} pack ({pack.name})")
+
+
 def default_seats(name: str) -> list[str]:
     """You, and bots for the rest of the game's usual table: in a competitive game two
     heuristic bots and a random one (Hack & Slash's four), in a co-operative game the
@@ -450,6 +506,13 @@ def ablate(
         ),
     ] = None,
     step: Annotated[float, typer.Option(help="The number's step up to try.")] = 1.0,
+    entry: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--entry",
+            help="Ablate only this entry, by name (repeat for several); every one if not given.",
+        ),
+    ] = None,
     seat: SeatOpt = None,
     games_: Annotated[
         int, typer.Option("--games", "-n", help="Games a variant, on the same seeds.", min=2)
@@ -467,8 +530,8 @@ def ablate(
     ray: RayOpt = None,
 ) -> None:
     """For each entry of a kind, play the same games with its number at the kind's median
-    and one step up: what the entry itself does for the seats that hold it (a cause,
-    paired game by game), beside how its holders won (a correlation, labelled so)."""
+    and one step up: what the entry itself does for the seats that hold it in both (a
+    cause, paired game by game), beside how its holders won (a correlation, labelled so)."""
     from tavernkeep.lab.ablate import run_ablate
 
     run_ablate(
@@ -484,6 +547,70 @@ def ablate(
         pack,
         tolerance,
         json_,
+        ray,
+        only=list(entry or []),
+    )
+
+
+@app.command()
+def compare(
+    base: Annotated[
+        str,
+        typer.Argument(
+            help="The pack as it was: a built-in name or a .toml file (or a .parquet results "
+            "file)."
+        ),
+    ],
+    changed: Annotated[
+        str,
+        typer.Argument(help="The pack as changed (or a .parquet results file of the same seeds)."),
+    ],
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game", "-g", help="The game of the packs (found from the packs if not given)."
+        ),
+    ] = None,
+    seat: SeatOpt = None,
+    games_: Annotated[
+        int, typer.Option("--games", "-n", help="Games each pack, on the same seeds.", min=2)
+    ] = 2000,
+    workers: WorkersOpt = 1,
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    variant: VariantOpt = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write the comparison as an HTML page.")
+    ] = None,
+    json_: JsonOpt = False,
+    ray: RayOpt = None,
+) -> None:
+    """What a change to a pack did: both packs played on the same seeds (or two results
+    files read), and every difference stated with its 95% interval: what changed, each
+    seat's win rate, the game's length, and the cards the change touched first."""
+    from tavernkeep.engine.records import destination_problem
+    from tavernkeep.lab.compare import is_results, pack_game, run_compare
+    from tavernkeep.lab.results import ResultsError
+
+    if html is not None:
+        # Checked before any game is played: an hour's comparison is not lost at the end.
+        where = "a folder" if html.is_dir() else destination_problem(html)
+        if where is not None:
+            raise ResultsError(f"--html {html}: cannot write the page there: {where}")
+    name = game
+    if name is None and not is_results(base):
+        name = pack_game(changed)
+    run_compare(
+        name,
+        base,
+        changed,
+        seat,
+        games_,
+        workers,
+        seed,
+        parse_options(option, variant),
+        json_,
+        html,
         ray,
     )
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from tests.lab.planting import plant
 
 if TYPE_CHECKING:
     from tests.lab.conftest import Run
@@ -93,3 +94,64 @@ def test_the_same_seeds_give_the_same_ablation_on_any_number_of_workers(
         assert code == 0, err
         entries.append(json.loads(stdout)["entries"])
     assert entries[0] == entries[1]
+
+
+# -- planted cases with a known answer (issue 40, item 1) -------------------------------------
+
+
+def ablated(run: Run, args: list[str]) -> dict[str, dict[str, Any]]:
+    import random
+
+    seed = str(random.SystemRandom().randrange(2**63))
+    code, stdout, err = run([*args, "--seed", seed, "--json"])
+    assert code == 0, err
+    return {row["name"]: {**row, "seed": seed} for row in json.loads(stdout)["entries"]}
+
+
+def test_a_card_made_stronger_reads_strong_and_one_made_weaker_weak(
+    run: Run, tmp_path: Path
+) -> None:
+    """Hack & Slash with random bots (no choice reads a reward): the Rats made worth 40 are
+    strong, the Bandit Ambush made worth 0 is weak, and one step up never reads weaker."""
+    pack = plant(
+        tmp_path,
+        "hack-and-slash",
+        {("Rats in the Cellar", "reward"): 40, ("Bandit Ambush", "reward"): 0},
+    )
+    args = ["ablate", "hack-and-slash", "--field", "quest.reward", "--holder", "quest completed"]
+    args += ["--pack", str(pack), "-s", "bot:random", "-s", "bot:random", "-s", "bot:random"]
+    args += ["-n", "1500", "--entry", "Rats in the Cellar", "--entry", "Bandit Ambush"]
+    rows = ablated(run, args)
+    assert rows["Rats in the Cellar"]["verdict"] == "strong", rows
+    assert rows["Bandit Ambush"]["verdict"] == "weak", rows
+    for row in rows.values():
+        step = row["effects"]["step"]["holders_win"]
+        assert step["mean"] >= 0 and step["ci95"][1] >= 0, (row["name"], step, row["seed"])
+    # The Bandit Ambush from 0 to 1: a point more for the same seats, every time.
+    assert rows["Bandit Ambush"]["effects"]["step"]["holders_win"]["ci95"][0] > 0
+
+
+def test_a_better_dragons_hoard_never_costs_its_holders(run: Run) -> None:
+    """The reported bias: one more point of reward on The Dragon's Hoard read as costing its
+    holders 33 points, since the holders were the seats that completed it in the game as
+    it is. Among the seats that complete it either way, it is worth more, never less."""
+    args = ["ablate", "hack-and-slash", "--field", "quest.reward", "--holder", "quest completed"]
+    args += ["-n", "1500", "--entry", "The Dragon's Hoard", "--workers", "2"]
+    row = ablated(run, args)["The Dragon's Hoard"]
+    step = row["effects"]["step"]["holders_win"]
+    assert step["games"] >= 100
+    assert step["mean"] > 0 and step["ci95"][1] > 0, (step, row["seed"])
+
+
+def test_a_card_nobody_can_use_is_no_effect(run: Run) -> None:
+    """Crits & Tricks for two: "Creative" is never offered (it asks for three players), so
+    its loot changes no game: "no effect", not a verdict drawn from noise; "The Regular"
+    made worth 10 beside it is strong."""
+    args = ["ablate", "crits-and-tricks", "--field", "barkeep.loot", "--holder", "barkeep won"]
+    args += ["-s", "bot:random", "-s", "bot:random", "-n", "800", "--workers", "2"]
+    args += ["--entry", "Creative"]
+    creative = ablated(run, args)["Creative"]
+    assert creative["verdict"] == "no effect", creative
+    for effect in creative["effects"].values():
+        assert effect["games_changed"] == 0
+        assert effect["held"]["mean"] == 0

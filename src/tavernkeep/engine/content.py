@@ -9,6 +9,7 @@ replayed against different cards than it was played with.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import re
@@ -17,7 +18,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -110,6 +111,17 @@ def resolve_pack_path(source: str | Path | None, content_dir: Path) -> tuple[str
     return text, Path(text)
 
 
+def toml_hint(text: str) -> str:
+    """What to write instead, for the TOML mistake a designer makes most: an entry of a
+    list headed `[quest]` (a table, once) where each of a list is `[[quest]]`."""
+    single = re.findall(r"^\s*\[([A-Za-z_][\w-]*)\]\s*(?:#.*)?$", text, re.M)
+    double = set(re.findall(r"^\s*\[\[([A-Za-z_][\w-]*)\]\]\s*(?:#.*)?$", text, re.M))
+    for name in single:
+        if name in double or single.count(name) > 1:
+            return f"; each entry of a list is headed [[{name}]] (two brackets), not [{name}]"
+    return ""
+
+
 _LOADED: dict[tuple[str, type[BaseModel], str, int, int], Pack[Any]] = {}
 LOADED_KEEP = 16
 """Packs kept loaded, by file and its modification: a server opening table after table
@@ -138,7 +150,8 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
     except OSError as exc:
         raise ContentError(f"{path}: cannot read the pack: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{path}: not valid TOML: {exc}") from None
+        hint = toml_hint(path.read_text(encoding="utf-8", errors="replace"))
+        raise ContentError(f"{path}: not valid TOML: {exc}{hint}") from None
     except ValueError:
         # Python reads no integer of more than 4,300 digits; no pack needs one.
         raise ContentError(f"{path}: not a pack: a number in it is too long") from None
@@ -163,17 +176,51 @@ def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
         first = errors[0]
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
         raise ContentError(
-            f"{file}: {_where(raw, first['loc'])}{_message(first)}{more}"
+            f"{file}: {_where(raw, first['loc'])}{_message(first, model)}{more}"
         ) from None
 
 
-def _message(error: Any) -> str:
+def _message(error: Any, model: type[BaseModel]) -> str:
     msg = str(error["msg"]).removeprefix("Value error, ")
     if error["type"] == "missing":
         return "is missing"
     if error["type"] == "extra_forbidden":
-        return "is not a known field"
+        # A misspelt field or table ('rewrad', '[[quests]]'): the one it most likely means.
+        known = _fields_at(model, tuple(error["loc"])[:-1])
+        close = difflib.get_close_matches(str(error["loc"][-1]), known, n=1, cutoff=0.6)
+        if close:
+            return f"is not a known field; did you mean '{close[0]}'?"
+        return "is not a known field" + (f" (fields: {', '.join(known)})" if known else "")
     return msg
+
+
+def _fields_at(model: Any, loc: tuple[int | str, ...]) -> list[str]:
+    """The field names of the model that validates the part of a pack at `loc` (a list's
+    index steps into its items; a union, into its first model)."""
+    node: Any = model
+    for key in loc:
+        node = _model_in(node)
+        if node is None:
+            return []
+        if isinstance(key, int):
+            continue
+        field = node.model_fields.get(key)
+        if field is None:
+            return []
+        node = field.annotation
+    found = _model_in(node)
+    return list(found.model_fields) if found is not None else []
+
+
+def _model_in(annotation: Any) -> Any:
+    """The pydantic model an annotation holds: itself, or a list's or an optional's."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for inner in get_args(annotation):
+        found = _model_in(inner)
+        if found is not None:
+            return found
+    return None
 
 
 def _where(raw: Any, loc: tuple[int | str, ...]) -> str:

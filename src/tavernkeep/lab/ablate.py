@@ -10,16 +10,33 @@ every [[quest]] and its reward), ablate plays, on the same seeds as the pack as 
 - the entry with its number one `--step` higher.
 
 The deck, the shuffles and the dice stay as they were, so each game is the same game until
-a choice goes another way. The effect on a card's holders (the seats that held it in the
-game as it is: `--holder`, a tally kind such as `quest completed`, or a seat fact such as
-`leader`) is each game's difference in their win share, averaged over the games where
-someone held it, with a 95% interval: a causal effect, paired game by game. Beside it,
-labelled as the correlation it is, the holders' win rate against everyone else's.
+a choice goes another way. What is compared, arm against arm:
+
+- **The holders' win share, where the same seats hold it in both arms.** The seats that
+  held the entry (`--holder`: a tally kind such as `quest completed`, or a seat fact such
+  as `leader`) are read in each arm's game; in the games where the same seats held it in
+  both, each holder's win share with the higher number less with the lower, averaged a
+  game, with a 95% interval. Both arms of a seed are played, so these seats (who hold it
+  whatever its number: the "always-holders" of principal stratification, Frangakis and
+  Rubin 2002) are seen, not guessed. A paired difference over the holders of one arm
+  alone is biased: a seat that held the card in the game as it is may not hold it once the
+  change sends a choice another way, and it loses the luck that made it a holder (a
+  stronger Dragon's Hoard read as costing its holders 33 points); compared as populations,
+  holders chosen anew in each arm differ in who they are (a cheaper Barkeep's Challenge
+  chosen by players behind read as weaker when made better).
+- **How much it is held**: the holders a game, paired game by game (sound: the games, not
+  the seats, are matched).
+- **The game's length**, paired game by game.
+
+An entry whose change leaves every game as it was (nobody can use it) reads "no effect".
+Beside these, labelled as the correlation it is, the holders' win rate against everyone
+else's in the game as it is.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import math
 import statistics
@@ -147,6 +164,7 @@ def run_ablate(
     tolerance: float,
     as_json: bool,
     ray: str | None = None,
+    only: list[str] | None = None,
 ) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
@@ -156,7 +174,16 @@ def run_ablate(
     pack_name, raw = raw_pack(game, pack)
     kind, name, entries = entries_of(raw, field)
     column = holder_column(game, holder, field)
+    # The median of every entry of the kind, whichever are ablated.
     median = statistics.median(e.value for e in entries)
+    if only:
+        names = [e.name for e in entries]
+        missing = [n for n in only if n not in names]
+        if missing:
+            close = difflib.get_close_matches(missing[0], names, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f" (entries: {', '.join(names)})"
+            raise ConfigError(f"--entry '{missing[0]}': no {kind} of that name{hint}")
+        entries = [e for e in entries if e.name in only]
     integer = all(e.value == int(e.value) for e in entries) and step == int(step)
     table = tuple(seats or default_seats(game))
     batch_seed = random_seed() if seed is None else seed
@@ -168,8 +195,8 @@ def run_ablate(
     variants: list[tuple[Entry, str, float]] = []
     for entry in entries:
         for variant, value in ((NEUTRAL, median), (STEP, entry.value + step)):
-            if variant == NEUTRAL and value == entry.value:
-                continue  # already the median: its stand-in is itself
+            if variant == NEUTRAL and number(value) == number(entry.value):
+                continue  # already the median (as the pack writes it): its own stand-in
             changed = copy.deepcopy(raw)
             changed[kind][entry.index][name] = number(value)
             label = f"{pack_name} with {kind}[{entry.name}].{name}={number(value)}"
@@ -200,11 +227,15 @@ def run_ablate(
         return range(b * games, (b + 1) * games)
 
     base = block(0)
+
+    def holding_in(games_: range, name_: str) -> dict[int, list[int]]:
+        return {
+            g: [s for s, cell in enumerate(holders[g]) if held(cell, name_)] for g in games_
+        }
+
     results = []
     for entry in entries:
-        holding = {
-            g: [s for s, cell in enumerate(holders[g]) if held(cell, entry.name)] for g in base
-        }
+        holding = holding_in(base, entry.name)
         users = [(g, s) for g, seats_ in holding.items() for s in seats_]
         others = [(g, s) for g in base for s in range(len(table)) if s not in holding[g]]
         user_rate = statistics.fmean(shares[g][s] for g, s in users) if users else math.nan
@@ -213,24 +244,40 @@ def run_ablate(
         for b, (ventry, variant, value) in enumerate(variants, start=1):
             if ventry != entry:
                 continue
-            # The card as it is against its stand-in (as it is minus stand-in), and the
-            # step against the card as it is (stepped minus as it is): both read "what
-            # the card's number gives its holders".
-            sign = 1.0 if variant == NEUTRAL else -1.0
-            diffs = []
-            lengths = []
-            for g, v in zip(base, block(b), strict=True):
-                lengths.append(sign * (turns[g] - turns[v]))
-                if holding[g]:
-                    diffs.append(
-                        sign * statistics.fmean(shares[g][s] - shares[v][s] for s in holding[g])
-                    )
+            arm = block(b)
+            holding_arm = holding_in(arm, entry.name)
+            # Both read "what the card's number gives its holders": the card as it is
+            # against its stand-in (as it is less stand-in), and the step against the card
+            # as it is (stepped less as it is).
+            if variant == NEUTRAL:
+                high, low, high_at, low_at = holding, holding_arm, base, arm
+            else:
+                high, low, high_at, low_at = holding_arm, holding, arm, base
+            lengths = [float(turns[h] - turns[lo]) for h, lo in zip(high_at, low_at, strict=True)]
+            # The same seats held it in both arms: their win share, higher less lower.
+            same = [
+                statistics.fmean(shares[h][s] - shares[lo][s] for s in high[h])
+                for h, lo in zip(high_at, low_at, strict=True)
+                if high[h] and high[h] == low[lo]
+            ]
+            uses = [
+                float(len(high[h]) - len(low[lo])) for h, lo in zip(high_at, low_at, strict=True)
+            ]
+            went_otherwise = sum(
+                1
+                for g, v in zip(base, arm, strict=True)
+                if turns[g] != turns[v] or shares[g] != shares[v] or holding[g] != holding_arm[v]
+            )
             effects[variant] = {
                 "value": number(value),
-                "holders_win": paired(diffs).to_json(),
-                "turns": paired([float(x) for x in lengths]).to_json(),
+                "holders_win": paired(same).to_json(),
+                "held": paired(uses).to_json(),
+                "turns": paired(lengths).to_json(),
+                # Games that went otherwise than the pack as it is: none, and the entry's
+                # number changed nothing anyone did.
+                "games_changed": went_otherwise,
             }
-        causal = verdict(effects.get(NEUTRAL), tolerance, entry.value == median)
+        causal = verdict(effects.get(NEUTRAL), tolerance, number(entry.value) == number(median))
         row: dict[str, Any] = {
             "name": entry.name,
             "value": number(entry.value),
@@ -242,7 +289,7 @@ def run_ablate(
             "verdict": causal,
         }
         results.append(row)
-    order = {"strong": 0, "weak": 1, "neutral": 2, "unknown": 3}
+    order = {"strong": 0, "weak": 1, "neutral": 2, "no effect": 3, "unknown": 4}
     results.sort(key=lambda r: (order[str(r["verdict"])], -abs(_neutral_mean(r))))
     result = {
         "lab": "ablate",  # which lab answered: `report --add` reads it
@@ -287,13 +334,16 @@ def _neutral_mean(row: dict[str, Any]) -> float:
 
 def verdict(neutral: dict[str, Any] | None, tolerance: float, at_median: bool) -> str:
     """strong: its holders win more, as it is, than with a middling stand-in, by more than
-    the tolerance and beyond the interval; weak: less; neutral: the interval lies within
-    the tolerance of no effect; unknown: too few games held it (MIN_HELD) or the
-    interval straddles the tolerance."""
+    the tolerance and beyond the interval; weak: less; no effect: not one game went
+    otherwise (nobody can use it, or its number changes nothing anyone does); neutral: the
+    interval lies within the tolerance of no effect; unknown: too few games held it in
+    either arm (MIN_HELD) or the interval straddles the tolerance."""
     if neutral is None:
         # Already the median of its kind (its stand-in is itself), or a stand-in the
         # pack's checks refused.
         return "neutral" if at_median else "unknown"
+    if neutral.get("games_changed") == 0:
+        return "no effect"
     effect = neutral["holders_win"]
     low, high = effect["ci95"]
     if effect["games"] < MIN_HELD or math.isnan(low):
@@ -325,6 +375,7 @@ def print_ablate(result: dict[str, Any]) -> None:
         Column("value", right=True),
         Column(f"cause: holders' win\nvs the median {result['median']}", right=True),
         Column(f"+{result['step']}: holders' win", right=True),
+        Column("held a game, as it\nis vs the median", right=True),
         Column("turns, as it is\nvs the median", right=True),
         Column("verdict (paired)"),
         Column("correlation: holders\nwin vs others", right=True),
@@ -348,6 +399,7 @@ def print_ablate(result: dict[str, Any]) -> None:
                 str(row["value"]),
                 effect(row, NEUTRAL, "holders_win", True),
                 effect(row, STEP, "holders_win", True),
+                effect(row, NEUTRAL, "held", False),
                 effect(row, NEUTRAL, "turns", False),
                 row["verdict"],
                 "-" if math.isnan(corr) else f"{corr:+.1%} (used by winners)" if corr > 0
@@ -356,7 +408,9 @@ def print_ablate(result: dict[str, Any]) -> None:
         )  # fmt: skip
     console.print(fitted(columns, rows, console.width))
     console.print(
-        "cause: the change in the holders' win share, paired game by game, when the entry "
-        "is as it is rather than the median stand-in (95% interval); correlation: how the "
-        "seats that held it won beside the rest, which says who held it, not what it did"
+        "cause: the change in the holders' win share when the entry is as it is rather than "
+        "the median stand-in, over the games where the same seats held it either way (95% "
+        "interval; the games are paired, the seats matched); held: holders a game; no "
+        "effect: not one game went otherwise; correlation: how the seats that held it won "
+        "beside the rest, which says who held it, not what it did"
     )

@@ -175,10 +175,11 @@ def ablate_answer(data: dict[str, Any], tolerance: float) -> Answer:
         f"<p>Paired: the same {games:,} seeds (seed {esc(data.get('seed'))}) played with "
         f"each {esc(kind)} as it is and again with its {esc(number)} at the median of its "
         f"kind, {esc(median)}, a neutral stand-in; the difference in its holders' win rate "
-        f"(the seats with {esc(data.get('holder'))} in the game as it is) is what the card "
-        "causes. Strong or weak: its 95% interval lies more than "
-        f"{float(data['tolerance']) * 100:g} points above or below no effect. The last "
-        "column is not a cause: it says who held the card.</p>"
+        f"(the seats with {esc(data.get('holder'))} in both games of a seed: they hold it "
+        "either way, so the seats are matched as the games are) is what the card "
+        "causes. No effect: not one game went otherwise. Strong or weak: its 95% "
+        f"interval lies more than {float(data['tolerance']) * 100:g} points above or below "
+        "no effect. The last column is not a cause: it says who held the card.</p>"
     )
     head = [
         "name",
@@ -255,7 +256,7 @@ def ablate_short(data: dict[str, Any]) -> str:
         + f", {len(weak)} weak"
         + (f" ({listed(weak)})" if weak else "")
     )
-    rest = [f"{len(by[v])} {v}" for v in ("neutral", "unknown") if by.get(v)]
+    rest = [f"{len(by[v])} {v}" for v in ("neutral", "no effect", "unknown") if by.get(v)]
     return sentence + (f"; {', '.join(rest)}." if rest else ".")
 
 

@@ -502,7 +502,8 @@ def print_report(report: dict[str, Any]) -> None:
     console = Console()
     width = console.width
     console.print(
-        f"[bold]{escape(report['game'])}[/]: {report['games']:,} games, seed {report['seed']}, "
+        f"[bold]{escape(report['game'])}[/] with the pack {escape(str(report['pack']))}: "
+        f"{report['games']:,} games, seed {report['seed']}, "
         f"{report['workers']} worker(s), {report['build']} build, "
         f"{report['elapsed_seconds']:.1f} s"
     )
