@@ -363,12 +363,12 @@ def report(
 def sweep(
     game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
     set_: Annotated[
-        str,
+        list[str],
         typer.Option(
             "--set",
             help="What to vary and its values: a number in the pack, e.g. "
-            '"quest[Dragon\'s Lair].reward=2,4,6" or brag.goal=3,4,5, or a game option, '
-            "e.g. round_limit=10,20 or players=3,4,5.",
+            '"quest[The Dragon\'s Hoard].reward=6,8,10" or brag.goal=3,4,5, or a game '
+            "option, e.g. round_limit=10,20 or players=3,4,5. One --set a sweep.",
         ),
     ],
     seat: SeatOpt = None,
@@ -386,15 +386,22 @@ def sweep(
 ) -> None:
     """Play the same games with each value of one content number or option, and show how
     balance moves: win rates with 95% intervals, game length and endings for each value."""
+    from tavernkeep.engine.errors import ConfigError
     from tavernkeep.lab.sweep import run_sweep
 
+    if len(set_) != 1:
+        # Never the last one quietly: a grid of two settings is two sweeps' worth of games.
+        raise ConfigError(
+            f"sweep takes one --set, not {len(set_)}: sweep one setting at a time "
+            "(or compare two packs with tavernkeep compare)"
+        )
     if out is not None:
         from tavernkeep.lab.results import check_destination
 
         check_destination(out)
     run_sweep(
         game,
-        set_,
+        set_[0],
         seat,
         games_,
         workers,
@@ -494,7 +501,8 @@ def ablate(
     field: Annotated[
         str,
         typer.Option(
-            "--field", help="The kind of entry and its number, e.g. quest.reward or monster.roll."
+            "--field",
+            help="The kind of entry and its number, e.g. quest.reward or monster.slay_roll.",
         ),
     ],
     holder: Annotated[

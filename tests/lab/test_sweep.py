@@ -104,3 +104,13 @@ def test_a_number_in_an_array_is_swept_by_its_place(run: Run, tmp_path: Path) ->
         assert len(held) > 50
         rate[value] = sum(held) / len(held)
     assert rate[3] > rate[1] + 0.1
+
+
+def test_a_second_set_is_refused_not_dropped(run: Run) -> None:
+    """Issue 40, item 3: two --set were one sweep of the last; now one line, no game."""
+    code, stdout, err = run(
+        ["sweep", "hack-and-slash", "--set", "round_limit=1,2", "--set", "box=10,20"]
+    )
+    assert code == 2
+    assert "sweep takes one --set, not 2" in err
+    assert err.count("\n") == 1 and stdout == ""

@@ -85,12 +85,17 @@ class Paired:
 
 
 def paired(differences: list[float]) -> Paired:
-    """The mean and a normal 95% interval of paired differences (games are many)."""
+    """The mean and a normal 95% interval of paired differences (games are many). In
+    floats (numpy): `statistics.stdev` works in exact fractions, which cost seconds over
+    a comparison's hundreds of cards by ten thousand games."""
+    import numpy as np
+
     n = len(differences)
     if n == 0:
         return Paired(math.nan, math.nan, math.nan, 0)
-    mean = statistics.fmean(differences)
-    spread = statistics.stdev(differences) / math.sqrt(n) if n > 1 else math.inf
+    values = np.asarray(differences, dtype=np.float64)
+    mean = float(values.mean())
+    spread = float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
     return Paired(mean, mean - Z95 * spread, mean + Z95 * spread, n)
 
 

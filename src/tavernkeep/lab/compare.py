@@ -38,6 +38,7 @@ from tavernkeep.games import get_game
 from tavernkeep.lab.ablate import paired, plain
 from tavernkeep.lab.rows import TALLY, column_name
 from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
+from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
 
 MOVED_SHOWN = 12
@@ -333,21 +334,33 @@ def card_row(
 
 def card_rows(arms: Arms, touched: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The cards the change touched (every tally kind that counts them), and the others
-    whose use moved beyond their interval, the largest moves first."""
+    whose use moved beyond their interval, the largest moves first. Uses are counted for
+    every card at once (numpy); a card's whole row only where it is shown."""
+    import numpy as np
+
     mine, moved = [], []
+    users: dict[str, tuple[list[dict[str, list[int]]], list[dict[str, list[int]]]]] = {}
     for kind, (cells_before, cells_after) in arms.tallies.items():
         before, after = users_by_name(cells_before), users_by_name(cells_after)
-        names = {n for game in before for n in game} | {n for game in after for n in game}
-        for name in sorted(names):
-            row = card_row(arms, kind, name, before, after)
+        users[kind] = (before, after)
+        names = sorted({n for g in before for n in g} | {n for g in after for n in g})
+        column = {name: i for i, name in enumerate(names)}
+        counts = np.zeros((2, len(before), len(names)))
+        for arm, games in enumerate((before, after)):
+            for g, game_users in enumerate(games):
+                for name, seats in game_users.items():
+                    counts[arm, g, column[name]] = len(seats)
+        change = counts[1] - counts[0]
+        mean = change.mean(axis=0)
+        spread = change.std(axis=0, ddof=1) / math.sqrt(len(before)) if len(before) > 1 else mean
+        for name, i in column.items():
             if name in touched:
-                mine.append(row)
-                continue
-            low, high = row["uses"]["ci95"]
-            if low > 0 or high < 0:
-                moved.append(row)
-    moved.sort(key=lambda r: -abs(r["uses"]["mean"]))
-    return mine, moved[:MOVED_SHOWN]
+                mine.append(card_row(arms, kind, name, before, after))
+            elif abs(mean[i]) > Z95 * spread[i]:
+                moved.append((abs(float(mean[i])), kind, name))
+    moved.sort(key=lambda m: -m[0])
+    shown = [card_row(arms, kind, name, *users[kind]) for _, kind, name in moved[:MOVED_SHOWN]]
+    return mine, shown
 
 
 def run_compare(

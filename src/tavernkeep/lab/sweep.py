@@ -2,7 +2,7 @@
 balance moves before a card is printed.
 
 What varies is named by a path into the pack's TOML, written as a designer reads the
-file: `quest[Dragon's Lair].reward` (the [[quest]] entry whose name is Dragon's Lair),
+file: `quest[The Dragon's Hoard].reward` (the [[quest]] entry whose name is The Dragon's Hoard),
 `quest[#4].goal` (the fourth [[quest]]), `brag.goal` (a field of the [brag] table).
 Each value is written into the raw TOML data, which then goes through the game's own
 pack loading, so a value the rules cannot take fails exactly as a designer's own pack
@@ -56,7 +56,8 @@ class Step:
 
 
 def parse_path(text: str) -> list[Step]:
-    """`quest[Dragon's Lair].reward` -> [Step('quest', name="Dragon's Lair"), Step('reward')].
+    """`quest[The Dragon's Hoard].reward` ->
+    [Step('quest', name="The Dragon's Hoard"), Step('reward')].
 
     A name in brackets runs to the `]` that ends the step, so names may hold dots."""
     steps: list[Step] = []
