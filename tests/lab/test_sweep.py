@@ -114,3 +114,27 @@ def test_a_second_set_is_refused_not_dropped(run: Run) -> None:
     assert code == 2
     assert "sweep takes one --set, not 2" in err
     assert err.count("\n") == 1 and stdout == ""
+
+
+def test_a_sweep_shows_the_swept_cards_own_figures_first(run: Run) -> None:
+    """Issue 40, item 3: sweeping a quest's reward shows, for each value, that quest's own
+    attempts and completions and how its users won, with intervals, before the seats."""
+    args = ["sweep", "hack-and-slash", "--set", "quest[The Dragon's Hoard].reward=1,20"]
+    args += ["-n", "400", "--seed", "5", "--workers", "2"]
+    code, stdout, err = run([*args, "--json"])
+    assert code == 0, err
+    result = json.loads(stdout)
+    assert result["entry"] == "The Dragon's Hoard"
+    low, high = ({f["kind"]: f for f in step["entry"]} for step in result["values"])
+    for kind in ("quest attempted", "quest completed"):
+        assert kind in low and kind in high
+        for figures in (low[kind], high[kind]):
+            lo, hi = figures["ci95"]
+            assert lo <= figures["users_win"] <= hi
+    # Worth 20, the heuristic bots go for it more, and its completers win more.
+    assert high["quest attempted"]["users_a_game"] > low["quest attempted"]["users_a_game"]
+    assert high["quest completed"]["users_win"] > low["quest completed"]["users_win"]
+    code, stdout, err = run(args)
+    assert code == 0, err
+    text = stdout.split("seat 1")[0]
+    assert "The Dragon's Hoard, value by value" in text and "quest completed" in text

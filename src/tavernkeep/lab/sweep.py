@@ -13,8 +13,11 @@ values are the change's effect and not the luck of different dice.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import math
+import statistics
 import tempfile
 import time
 import tomllib
@@ -35,6 +38,7 @@ from tavernkeep.lab.simulate import (
     simulate_many,
     summarize,
 )
+from tavernkeep.lab.stats import Z95
 
 SWEEP_COLUMN = "sweep_value"
 
@@ -336,19 +340,35 @@ def run_sweep(
     param, texts = split_set(setting)
     batch_seed = random_seed() if seed is None else seed
     values, batches = sweep_batches(game, param, texts, seats, batch_seed, options, pack)
+    entry = swept_entry(game, pack, param)
     started = time.perf_counter()
-    with progress_bar() as progress:
-        task = progress.add_task(f"{game.name}: sweeping {param}", total=games * len(batches))
-        with results_file(out, batches, games, sweep=param) as rows:
-            tallies = simulate_many(
-                batches, games, workers, lambda k: progress.advance(task, k), rows, ray
-            )
+    with contextlib.ExitStack() as stack:
+        # The swept entry's own figures are read from the games' rows: written to --out,
+        # or, without it, to a file of the run's own.
+        written = out
+        if written is None and entry is not None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="tavernkeep-sweep-"))
+            written = Path(folder) / "sweep.parquet"
+        with progress_bar() as progress:
+            task = progress.add_task(f"{game.name}: sweeping {param}", total=games * len(batches))
+            with results_file(written, batches, games, sweep=param) as rows:
+                tallies = simulate_many(
+                    batches, games, workers, lambda k: progress.advance(task, k), rows, ray
+                )
+        figures = (
+            entry_figures(game, written, entry, len(batches), games)
+            if entry is not None and written is not None
+            else [[] for _ in batches]
+        )
     steps = []
-    for value, batch, tally in zip(values, batches, tallies, strict=True):
+    for value, batch, tally, own in zip(values, batches, tallies, figures, strict=True):
         report = summarize(batch, tally, workers, 0.0)
         steps.append(
             {
                 "value": value,
+                # The entry the sweep changed, first: how it was used and how its users
+                # won, at this value.
+                "entry": own,
                 "seats": report["seats"],
                 "team": report["team"],
                 "fair_share": report["fair_share"],
@@ -359,6 +379,7 @@ def run_sweep(
     result = {
         "game": game.name,
         "set": param,
+        "entry": entry,
         "games_per_value": games,
         "seed": batch_seed,
         "pack": pack or "standard",
@@ -375,6 +396,64 @@ def run_sweep(
     else:
         print_sweep(result)
     return result
+
+
+def swept_entry(game: Game[Any, Any], pack: str | None, param: str) -> str | None:
+    """The name of the card a pack number belongs to (`quest[The Dragon's Hoard].reward`:
+    The Dragon's Hoard; `leader[#2].skill.bonus`: the second leader's name), if any."""
+    if "[" not in param:
+        return None
+    first = parse_path(param)[0]
+    if first.name is not None:
+        return first.name
+    _, raw = raw_pack(game, pack)
+    table = raw.get(first.key)
+    if first.number is not None and isinstance(table, list) and 0 < first.number <= len(table):
+        named = table[first.number - 1]
+        if isinstance(named, dict) and isinstance(named.get("name"), str):
+            return str(named["name"])
+    return None
+
+
+def entry_figures(
+    game: Game[Any, Any], path: Path, name: str, batches: int, games: int
+) -> list[list[dict[str, Any]]]:
+    """For each value (batch), the entry's own figures in each way the games count it (a
+    tally kind, a seat fact): its users a game, and their win share with a 95% interval."""
+    import pyarrow.parquet as pq
+
+    from tavernkeep.lab.ablate import held
+    from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name
+
+    kinds = [(k, column_name(TALLY, k)) for k in game.tally_kinds]
+    kinds += [(f, column_name(SEAT_FACT, f)) for f in game.seat_facts]
+    data = pq.read_table(path, columns=["win_share", *(c for _, c in kinds)]).to_pydict()
+    out: list[list[dict[str, Any]]] = []
+    for b in range(batches):
+        games_ = range(b * games, (b + 1) * games)
+        figures = []
+        for kind, column in kinds:
+            shares = [
+                data["win_share"][g][s]
+                for g in games_
+                for s, cell in enumerate(data[column][g])
+                if held(cell, name)
+            ]
+            if not shares:
+                continue
+            mean = statistics.fmean(shares)
+            spread = statistics.pstdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 0
+            figures.append(
+                {
+                    "kind": kind,
+                    "users_a_game": len(shares) / games,
+                    "users": len(shares),
+                    "users_win": mean,
+                    "ci95": [max(0.0, mean - Z95 * spread), min(1.0, mean + Z95 * spread)],
+                }
+            )
+        out.append(figures)
+    return out
 
 
 def print_sweep(sweep: dict[str, Any]) -> None:
@@ -424,6 +503,31 @@ def print_sweep(sweep: dict[str, Any]) -> None:
         total = sum(step["endings"].values()) or 1
         endings = "\n".join(f"{k} {v / total:.0%}" for k, v in step["endings"].items())
         rows.append([str(step["value"]), *cells, f"{step['turns']['mean']:.1f}", endings])
+    entry = sweep.get("entry")
+    kinds = [f["kind"] for f in steps[0]["entry"]] if entry else []
+    if kinds:
+        # The swept entry's own figures first: what the change did to the card itself.
+        console.print(f"[bold]{escape(str(entry))}[/], value by value")
+        own_rows = []
+        for step in steps:
+            by = {f["kind"]: f for f in step["entry"]}
+            cells = []
+            for kind in kinds:
+                f = by.get(kind)
+                cells.append(
+                    "-"
+                    if f is None
+                    else f"{f['users_a_game']:.2f} a game\nwin {f['users_win']:.1%} "
+                    f"({f['ci95'][0]:.1%}-{f['ci95'][1]:.1%})"
+                )
+            own_rows.append([str(step["value"]), *cells])
+        own_columns = [Column(first), *(Column(k, right=True) for k in kinds)]
+        console.print(fitted(own_columns, own_rows, console.width))
+        console.print(
+            "each way the games count it: its users a game, and their win rate (95%); "
+            "users win as company too (winners do more of everything): read the change "
+            "from value to value, or ask ablate for a cause"
+        )
     console.print(fitted(columns, rows, console.width))
     if not team:
         console.print("each seat: its win rate and 95% interval (a shared victory counts 1/k)")
