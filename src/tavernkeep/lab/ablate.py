@@ -51,7 +51,7 @@ from tavernkeep.engine.errors import ConfigError, ContentError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
-from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name
+from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name, held
 from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
 from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
@@ -139,20 +139,6 @@ def holder_column(game: Game[Any, Any], holder: str | None, field: str) -> str:
         f"--holder '{holder}': not a tally kind ({', '.join(kinds) or 'none'}) nor a seat "
         f"fact ({', '.join(facts) or 'none'}) of {game.name}"
     )
-
-
-def held(cell: Any, name: str) -> bool:
-    """Whether a seat's cell of the holder column names the entry: a tally map (a list
-    of (name, count) pairs as Arrow gives it) or a list of seat-fact labels."""
-    if cell is None:
-        return False
-    for item in cell:
-        if isinstance(item, tuple):
-            if item[0] == name and item[1]:
-                return True
-        elif item == name:
-            return True
-    return False
 
 
 def run_ablate(

@@ -32,6 +32,20 @@ def column_name(prefix: str, name: str) -> str:
     return prefix + "".join(c if c.isalnum() else "_" for c in name.lower())
 
 
+def held(cell: Any, name: str) -> bool:
+    """Whether a seat's cell of the holder column names the entry: a tally map (a list
+    of (name, count) pairs as Arrow gives it) or a list of seat-fact labels."""
+    if cell is None:
+        return False
+    for item in cell:
+        if isinstance(item, tuple):
+            if item[0] == name and item[1]:
+                return True
+        elif item == name:
+            return True
+    return False
+
+
 class Rows:
     """The rows of one block of games of one batch, gathered column by column."""
 

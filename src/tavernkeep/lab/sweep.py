@@ -422,8 +422,7 @@ def entry_figures(
     tally kind, a seat fact): its users a game, and their win share with a 95% interval."""
     import pyarrow.parquet as pq
 
-    from tavernkeep.lab.ablate import held
-    from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name
+    from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name, held
 
     kinds = [(k, column_name(TALLY, k)) for k in game.tally_kinds]
     kinds += [(f, column_name(SEAT_FACT, f)) for f in game.seat_facts]
