@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,17 +188,23 @@ async def drive(args: argparse.Namespace, bases: list[str]) -> Stats:
 
 
 @contextmanager
-def serving(database_url: str | None, bot_delay: float) -> Iterator[str]:
+def serving(
+    database_url: str | None, bot_delay: float | None, extra: Sequence[str] = ()
+) -> Iterator[str]:
     """`tavernkeep serve` on 127.0.0.1 for the length of a benchmark (a fresh SQLite
     database in a temporary folder unless `database_url`): its base URL. The other
-    benchmarks of the server start theirs here too."""
-    with serving_many(database_url, bot_delay, 1) as (_, servers):
+    benchmarks of the server start theirs here too. `bot_delay` None keeps serve's own;
+    `extra` are more of serve's options."""
+    with serving_many(database_url, bot_delay, 1, extra) as (_, servers):
         yield servers[0][0]
 
 
 @contextmanager
 def serving_many(
-    database_url: str | None, bot_delay: float, processes: int
+    database_url: str | None,
+    bot_delay: float | None,
+    processes: int,
+    extra: Sequence[str] = (),
 ) -> Iterator[tuple[str, list[tuple[str, subprocess.Popen[bytes]]]]]:
     """`processes` server processes on one database, each on a port of its own: each
     one's base URL and process (a benchmark may kill one), with the database URL they
@@ -220,8 +226,7 @@ def serving_many(
                     str(port),
                     "--database-url",
                     url,
-                    "--bot-delay",
-                    str(bot_delay),
+                    *(["--bot-delay", str(bot_delay)] if bot_delay is not None else []),
                     # Every table and socket comes from this one address: lift the
                     # per-address bounds a stranger is held to, so they measure the
                     # server, not the guard.
@@ -232,6 +237,7 @@ def serving_many(
                     # Searches stay out of it: one worker a process, as on a small host.
                     "--search-workers",
                     "1",
+                    *extra,
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,

@@ -21,6 +21,7 @@ per-game differences.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import statistics
@@ -124,17 +125,18 @@ def checked_pack(source: str, game_name: str | None) -> tuple[Game[Any, Any], An
 
     if not Path(source).is_file():
         raise ConfigError(f"{source}: no such pack file")
+    wanted = get_game(game_name) if game_name is not None else None
+    if wanted is not None:
+        # The named game's pack, as a rule: loaded once, no other game asked.
+        with contextlib.suppress(ContentError, ConfigError):
+            return wanted, wanted.load_pack(source)
     fits = []
     for game in all_games():
         try:
             fits.append((game, game.load_pack(source)))
         except (ContentError, ConfigError):
             continue
-    if game_name is not None:
-        wanted = get_game(game_name)
-        mine = [pack for game, pack in fits if game.name == wanted.name]
-        if mine:
-            return wanted, mine[0]
+    if wanted is not None:
         if fits:
             other = fits[0][0]
             raise ConfigError(
@@ -454,9 +456,49 @@ def interval(effect: dict[str, Any], scale: float, unit: str, places: int = 1) -
     return f"{mean} [{low * scale:+.{places}f}, {high * scale:+.{places}f}]"
 
 
-def told_apart(effect: dict[str, Any]) -> bool:
-    low, high = effect["ci95"]
-    return bool(effect["games"]) and (low > 0 or high < 0)
+def seat_cells(result: dict[str, Any]) -> list[list[str]]:
+    """Each seat's row, as text: both front-ends (terminal, page) show the same cells."""
+    return [
+        [
+            str(row["seat"] + 1),
+            row["agent"],
+            f"{row['base']:.1%}",
+            f"{row['changed']:.1%}",
+            interval(row["difference"], 100, " points"),
+        ]
+        for row in result["seats"]
+    ]
+
+
+def card_tables(result: dict[str, Any]) -> list[tuple[str, list[list[str]]]]:
+    """The touched cards and the others whose use moved, each a titled table of text rows;
+    a table with no row is left out."""
+    tables = []
+    for title, rows in (
+        ("The cards the change touched", result["touched"]),
+        ("Other cards whose use moved", result["moved"]),
+    ):
+        if rows:
+            cells = [
+                [
+                    row["name"],
+                    row["kind"],
+                    f"{row['uses_base']:.2f} → {row['uses_changed']:.2f}",
+                    interval(row["uses"], 1, "", 2),
+                    interval(row["users_win"], 100, " points"),
+                ]
+                for row in rows
+            ]
+            tables.append((title, cells))
+    return tables
+
+
+def turns_text(result: dict[str, Any]) -> str:
+    turns = result["turns"]
+    return (
+        f"Turns a game: {turns['base']:.1f} → {turns['changed']:.1f}, "
+        f"{interval(turns['difference'], 1, '')}"
+    )
 
 
 def print_compare(result: dict[str, Any], html: Path | None) -> None:
@@ -478,16 +520,9 @@ def print_compare(result: dict[str, Any], html: Path | None) -> None:
         for change in result["changes"]:
             console.print(f"  {escape(change['text'])}")
     console.print(went_otherwise(result))
-    seats = [
-        [
-            str(row["seat"] + 1),
-            escape(row["agent"]),
-            f"{row['base']:.1%}",
-            f"{row['changed']:.1%}",
-            interval(row["difference"], 100, " points"),
-        ]
-        for row in result["seats"]
-    ]
+    def escaped(rows: list[list[str]]) -> list[list[str]]:
+        return [[escape(cell) for cell in row] for row in rows]
+
     console.print(
         fitted(
             [
@@ -497,21 +532,12 @@ def print_compare(result: dict[str, Any], html: Path | None) -> None:
                 Column("wins, changed", right=True),
                 Column("difference [95%]", right=True),
             ],
-            seats,
+            escaped(seat_cells(result)),
             console.width,
         )
     )
-    turns = result["turns"]
-    console.print(
-        f"Turns a game: {turns['base']:.1f} → {turns['changed']:.1f}, "
-        f"{interval(turns['difference'], 1, '')}"
-    )
-    for title, rows in (
-        ("The cards the change touched", result["touched"]),
-        ("Other cards whose use moved", result["moved"]),
-    ):
-        if not rows:
-            continue
+    console.print(turns_text(result))
+    for title, rows in card_tables(result):
         console.print(f"[bold]{title}[/]")
         console.print(
             fitted(
@@ -522,16 +548,7 @@ def print_compare(result: dict[str, Any], html: Path | None) -> None:
                     Column("difference [95%]", right=True),
                     Column("its users' wins, the\nsame seats in both", right=True),
                 ],
-                [
-                    [
-                        escape(row["name"]),
-                        escape(row["kind"]),
-                        f"{row['uses_base']:.2f} → {row['uses_changed']:.2f}",
-                        interval(row["uses"], 1, "", 2),
-                        interval(row["users_win"], 100, " points"),
-                    ]
-                    for row in rows
-                ],
+                escaped(rows),
                 console.width,
             )
         )
@@ -575,44 +592,18 @@ def compare_html(result: dict[str, Any]) -> str:
     parts.append(
         table(
             ["seat", "bot", "wins, base", "wins, changed", "difference [95%]"],
-            [
-                [
-                    str(r["seat"] + 1),
-                    r["agent"],
-                    f"{r['base']:.1%}",
-                    f"{r['changed']:.1%}",
-                    interval(r["difference"], 100, " points"),
-                ]
-                for r in result["seats"]
-            ],
+            seat_cells(result),
         )
     )
-    turns = result["turns"]
-    parts.append(
-        f"<p>Turns a game: {turns['base']:.1f} → {turns['changed']:.1f}, "
-        f"{esc(interval(turns['difference'], 1, ''))}</p>"
-    )
-    for title, rows in (
-        ("The cards the change touched", result["touched"]),
-        ("Other cards whose use moved", result["moved"]),
-    ):
-        if rows:
-            parts.append(f"<h2>{esc(title)}</h2>")
-            parts.append(
-                table(
-                    ["card", "counted as", "uses a game", "difference [95%]", "its users' wins"],
-                    [
-                        [
-                            r["name"],
-                            r["kind"],
-                            f"{r['uses_base']:.2f} → {r['uses_changed']:.2f}",
-                            interval(r["uses"], 1, "", 2),
-                            interval(r["users_win"], 100, " points"),
-                        ]
-                        for r in rows
-                    ],
-                )
+    parts.append(f"<p>{esc(turns_text(result))}</p>")
+    for title, rows in card_tables(result):
+        parts.append(f"<h2>{esc(title)}</h2>")
+        parts.append(
+            table(
+                ["card", "counted as", "uses a game", "difference [95%]", "its users' wins"],
+                rows,
             )
+        )
     style = (
         "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;"
         "color:#2b1d0e}table{border-collapse:collapse;margin:0.5rem 0 1rem}td,th{border:1px "
