@@ -66,7 +66,7 @@ def step_rows(result: dict[str, Any]) -> list[str]:
             pct(step["rate"]),
             interval(step["ci95"]),
             pct(step["fair"]),
-            "clearly stronger" if step["clear"] else "not clearly",
+            step.get("verdict") or ("clearly stronger" if step["clear"] else "not told apart"),
         ]
         rows.append("| " + " | ".join(cells) + " |")
     return rows

@@ -73,11 +73,60 @@ RayOpt = Annotated[
     ),
 ]
 WorkersOpt = Annotated[int, typer.Option(help="Worker processes.", min=1)]
+TolOpt = Annotated[
+    float,
+    typer.Option(
+        "--tolerance",
+        help="Win-rate points (2 = 2 points) a seat, label or card may be off its fair "
+        "share, with its whole 95% interval, before it is called out of balance.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 VariantOpt = Annotated[
     list[str] | None,
     typer.Option("--variant", help="Turn on a variant flag, e.g. two_player."),
 ]
+
+# Every example the lab commands' --help gives, under the game whose standard pack holds
+# it: tests/lab/test_pack.py tries each on that pack, so no example names a card, field
+# or label the pack lacks (a designer copies them).
+Examples = dict[str, tuple[str, ...]]
+SWEEP_EXAMPLES: Examples = {
+    "hack-and-slash": (
+        "quest[The Dragon's Hoard].reward=6,8,10",
+        "brag.goal=2..5",
+        "round_limit=10,20",
+        "players=3,4,5",
+    ),
+    "here-to-slay": ("leader[The Wild Hawk].skill.bonus=1..3",),
+}
+TUNE_PARAM_EXAMPLES: Examples = {
+    "hack-and-slash": ("quest[Rats in the Cellar].reward=1..20", "brag.goal=3,4,5"),
+    "here-to-slay": ("monster[Grimtooth Ogre].slay_roll=6..10",),
+}
+TUNE_TARGET_EXAMPLES: Examples = {"here-to-slay": ("label:leader",)}
+ABLATE_FIELD_EXAMPLES: Examples = {
+    "hack-and-slash": ("quest.reward",),
+    "here-to-slay": ("monster.slay_roll", "leader.skill.bonus"),
+}
+ABLATE_HOLDER_EXAMPLES: Examples = {
+    "hack-and-slash": ("quest completed",),
+    "here-to-slay": ("leader", "monster slain"),
+}
+
+
+def for_games(examples: Examples) -> str:
+    """Examples as help shows them: `in hack-and-slash a, b or c; in here-to-slay d`, each
+    quoted where a shell would split or glob it."""
+
+    def shown(text: str) -> str:
+        return f'"{text}"' if any(c in text for c in " '[") else text
+
+    def listed(texts: tuple[str, ...]) -> str:
+        words = [shown(t) for t in texts]
+        return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+    return "; ".join(f"in {game} {listed(texts)}" for game, texts in examples.items())
 
 
 def option_value(value: str) -> Any:
@@ -155,7 +204,8 @@ def rules(
 
 
 pack_app = typer.Typer(
-    help="A game's content pack as a file of your own: export the standard pack, check one.",
+    help="A game's content pack as a file of your own: export the standard pack, check one, "
+    "list its numbers.",
     no_args_is_help=True,
 )
 app.add_typer(pack_app, name="pack")
@@ -202,12 +252,48 @@ def pack_check(
         typer.Option("--game", "-g", help="Its game (found from the file if not given)."),
     ] = None,
 ) -> None:
-    """Validate a pack file as a game loads it: one line naming the first mistake, or what
-    the pack holds."""
+    """Validate a pack file as a game loads it: one line naming the first mistake and its
+    line, or what the pack holds, after a warning line for each card whose text says a
+    number its fields do not hold."""
     from tavernkeep.lab.compare import checked_pack
 
     chosen, pack = checked_pack(str(file), game)
-    typer.echo(f"{file}: a valid {chosen.title} pack ({pack.name})")
+    # Warnings on stderr, as every other warning: stdout stays the one line that says
+    # the pack is valid, and a valid pack exits 0 whatever its text says.
+    for warning in pack.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    count = len(pack.warnings)
+    warned = f", {count} warning{'' if count == 1 else 's'}" if count else ""
+    typer.echo(f"{file}: a valid {chosen.title} pack ({pack.name}){warned}")
+
+
+@pack_app.command("params")
+def pack_params(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    name: Annotated[
+        str | None,
+        typer.Option("--pack", help="A built-in pack or a .toml file (default: the game's own)."),
+    ] = None,
+    fields: Annotated[
+        bool,
+        typer.Option(
+            "--fields", help="Instead, every KIND.FIELD ablate --field takes, and its entries."
+        ),
+    ] = False,
+) -> None:
+    """Every number of a pack, one a line, as sweep --set and tune --param name it, with
+    its value in the pack (or ablate's fields, with --fields)."""
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.ablate import ablate_fields
+    from tavernkeep.lab.sweep import number_paths, raw_pack
+
+    _, raw = raw_pack(get_game(game), name)
+    if fields:
+        for field, held in ablate_fields(raw):
+            typer.echo(f"{field} ({held} entries)")
+        return
+    for path, value in number_paths(raw):
+        typer.echo(f"{path} = {value}")
 
 
 def default_seats(name: str) -> list[str]:
@@ -301,6 +387,7 @@ def simulate(
     json_: JsonOpt = False,
     out: OutOpt = None,
     ray: RayOpt = None,
+    tolerance: TolOpt = 2.0,
 ) -> None:
     """Play many bot games in parallel and report win rates with 95% intervals.
 
@@ -310,7 +397,9 @@ def simulate(
     from tavernkeep.games import get_game
     from tavernkeep.lab.grid import open_axes, run_grid
     from tavernkeep.lab.simulate import run_simulation
+    from tavernkeep.lab.stats import tolerance_points
 
+    tol = tolerance_points(tolerance)
     options = parse_options(option, variant)
     chosen = get_game(game)
     if out is not None:
@@ -322,7 +411,7 @@ def simulate(
         run_grid(chosen, axes, seat, games_, workers, seed, options, pack, json_, out, ray)
         return
     seats = seat or ["bot:heuristic", "bot:random", "bot:random"]
-    run_simulation(game, seats, games_, workers, seed, options, pack, json_, out, ray)
+    run_simulation(game, seats, games_, workers, seed, options, pack, json_, out, ray, tol)
 
 
 @app.command()
@@ -332,15 +421,7 @@ def report(
         Path | None,
         typer.Option("--out", help="The HTML file to write (default: beside the results)."),
     ] = None,
-    tolerance: Annotated[
-        float,
-        typer.Option(
-            help="Win-rate points (0.02 = 2 points) a seat, bot or card may be off its "
-            "fair share before it is flagged.",
-            min=0.0,
-            max=1.0,
-        ),
-    ] = 0.02,
+    tolerance: TolOpt = 2.0,
     add: Annotated[
         list[Path] | None,
         typer.Option(
@@ -353,9 +434,10 @@ def report(
     """Write an HTML balance report (plots, intervals, flags, tallies) from a results file,
     with a section for each lab answer given with --add."""
     from tavernkeep.lab.report import write_report
+    from tavernkeep.lab.stats import tolerance_points
 
     target = out or results.with_suffix(".html")
-    write_report(results, target, tolerance, add or [])
+    write_report(results, target, tolerance_points(tolerance), add or [])
     typer.echo(f"report written to {target}")
 
 
@@ -366,9 +448,9 @@ def sweep(
         list[str],
         typer.Option(
             "--set",
-            help="What to vary and its values: a number in the pack, e.g. "
-            '"quest[The Dragon\'s Hoard].reward=6,8,10" or brag.goal=3,4,5, or a game '
-            "option, e.g. round_limit=10,20 or players=3,4,5. One --set a sweep.",
+            help="What to vary and its values, v1,v2,... or every integer LOW..HIGH: a "
+            "number in the pack (tavernkeep pack params GAME lists them) or a game option, "
+            f"e.g. {for_games(SWEEP_EXAMPLES)}. One --set a sweep.",
         ),
     ],
     seat: SeatOpt = None,
@@ -422,8 +504,9 @@ def tune(
         typer.Option(
             "--param",
             "-p",
-            help="A number the search may move, as sweep names it, with a range or values: "
-            '"quest[Rats in the Cellar].reward=1..20" or brag.goal=3,4,5. Repeat for more.',
+            help="A number the search may move, as sweep names it (tavernkeep pack params "
+            "GAME lists them), with a range or values, e.g. "
+            f"{for_games(TUNE_PARAM_EXAMPLES)}. Repeat for more.",
         ),
     ],
     target: Annotated[
@@ -432,7 +515,8 @@ def tune(
             "--target",
             "-t",
             help="What balance means: fair[:TOL] (every seat's fair share), "
-            "label:NAME[:TOL] (e.g. label:leader), turns=N[:TOL], team=P[:TOL]. Repeat.",
+            "label:NAME[:TOL] (a seat fact's labels level with each other, e.g. "
+            f"{for_games(TUNE_TARGET_EXAMPLES)}), turns=N[:TOL], team=P[:TOL]. Repeat.",
         ),
     ],
     out: Annotated[
@@ -502,15 +586,17 @@ def ablate(
         str,
         typer.Option(
             "--field",
-            help="The kind of entry and its number, e.g. quest.reward or monster.slay_roll.",
+            help="The kind of entry and its number, as sweep names it in an entry "
+            "(tavernkeep pack params GAME --fields lists them), e.g. "
+            f"{for_games(ABLATE_FIELD_EXAMPLES)}.",
         ),
     ],
     holder: Annotated[
         str | None,
         typer.Option(
             "--holder",
-            help="Who holds an entry in a game: a tally kind (e.g. 'quest completed') or a "
-            "seat fact (e.g. leader).",
+            help="Who holds an entry in a game: a tally kind or a seat fact of the game, "
+            f"e.g. {for_games(ABLATE_HOLDER_EXAMPLES)}.",
         ),
     ] = None,
     step: Annotated[float, typer.Option(help="The number's step up to try.")] = 1.0,
@@ -527,8 +613,12 @@ def ablate(
     ] = 2000,
     tolerance: Annotated[
         float,
-        typer.Option(help="A win-rate effect smaller than this is no effect.", min=0.0, max=1.0),
-    ] = 0.02,
+        typer.Option(
+            "--tolerance",
+            help="Win-rate points (2 = 2 points): an effect whose interval lies within "
+            "this of none is no effect.",
+        ),
+    ] = 2.0,
     workers: WorkersOpt = 1,
     seed: SeedOpt = None,
     pack: PackOpt = None,
@@ -541,6 +631,7 @@ def ablate(
     and one step up: what the entry itself does for the seats that hold it in both (a
     cause, paired game by game), beside how its holders won (a correlation, labelled so)."""
     from tavernkeep.lab.ablate import run_ablate
+    from tavernkeep.lab.stats import tolerance_points
 
     run_ablate(
         game,
@@ -553,7 +644,7 @@ def ablate(
         seed,
         parse_options(option, variant),
         pack,
-        tolerance,
+        tolerance_points(tolerance),
         json_,
         ray,
         only=list(entry or []),
@@ -565,8 +656,7 @@ def compare(
     base: Annotated[
         str,
         typer.Argument(
-            help="The pack as it was: a built-in name or a .toml file (or a .parquet results "
-            "file)."
+            help="The pack as it was: a built-in name or a .toml file (or a .parquet results file)."
         ),
     ],
     changed: Annotated[

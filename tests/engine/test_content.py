@@ -3,12 +3,18 @@ line naming the file, the entry and the field."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tavernkeep.engine.content import Restated, _model_in
 from tavernkeep.engine.errors import ContentError, TavernkeepError
+from tavernkeep.engine.toml_lines import line_of, locate
+from tavernkeep.games import all_games, get_game
 from tavernkeep.games.hack_and_slash import GAME
 
 GOOD = """
@@ -335,7 +341,8 @@ def test_derived_content_is_built_once_an_object_and_lets_old_objects_go() -> No
     [
         "x = " + "[" * 5000 + "]" * 5000,
         "x = " + "{a = " * 5000 + "}" * 5000,
-        GOOD + "[[quest]]\nname = 'Deep'\nchallenge = 1\ngoal = 3\nreward = 1\nextra = "
+        GOOD
+        + "[[quest]]\nname = 'Deep'\nchallenge = 1\ngoal = 3\nreward = 1\nextra = "
         + "[" * 900
         + "]" * 900,
     ],
@@ -359,3 +366,307 @@ def test_a_device_is_not_read_as_a_pack() -> None:
     # Read as a file, /dev/zero never ends: it must be refused, not read.
     message = load_error("/dev/zero")
     assert "/dev/zero" in message and "not a regular file" in message
+
+
+# -- the line of a mistake (issue 40, item 9) -------------------------------------------
+
+
+def line_holding(text: str, part: str, after: str = "") -> int:
+    """The 1-based line of the first line holding `part` after the first holding `after`."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line)
+    return next(i for i, line in enumerate(lines) if i >= start and part in line) + 1
+
+
+def test_a_misspelt_field_names_its_line(tmp_path: Path) -> None:
+    text = quest("Rats") + quest("Wolves", rewrd=2) + quest("Riddle")
+    path = write(tmp_path, text)
+    line = line_holding(text, "rewrd = 2")
+    assert load_error(path) == (
+        f"{path}: line {line}: quest #2 'Wolves': field 'rewrd': is not a known field; "
+        "did you mean 'reward'?"
+    )
+
+
+def test_a_misspelt_table_names_its_header_line(tmp_path: Path) -> None:
+    text = GOOD + '\n[[quests]]\nname = "Orc"\n'
+    path = write(tmp_path, text)
+    assert load_error(path).startswith(
+        f"{path}: line {line_holding(text, '[[quests]]')}: field 'quests': is not a known field"
+    )
+
+
+def test_a_wrong_value_names_the_line_of_its_field(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("goal = 7\nexact", "goal = 70\nexact"))
+    line = line_holding(path.read_text(), "goal = 70")
+    assert load_error(path).startswith(f"{path}: line {line}: quest #3 'Riddle': field 'goal': ")
+
+
+def test_a_missing_field_names_the_line_of_its_entry(tmp_path: Path) -> None:
+    text = quest("Rats") + quest("Wolves", goal=None) + quest("Riddle")
+    path = write(tmp_path, text)
+    header = line_holding(text, 'name = "Wolves"') - 1  # the [[quest]] above its name
+    assert text.splitlines()[header - 1] == "[[quest]]"
+    assert load_error(path) == f"{path}: line {header}: quest #2 'Wolves': field 'goal': is missing"
+
+
+def test_a_whole_pack_check_names_the_line_its_message_names(tmp_path: Path) -> None:
+    # The pack's own check finds the duplicate, not pydantic's field path: its message
+    # says where ("quest #3 'Rats': field 'name'"), and that is the line.
+    text = quest("Rats") + quest("Wolves") + quest("Rats")
+    path = write(tmp_path, text)
+    third = [i + 1 for i, line in enumerate(text.splitlines()) if line == 'name = "Rats"'][1]
+    assert load_error(path).startswith(f"{path}: line {third}: quest #3 'Rats': field 'name': ")
+
+
+def test_a_table_the_file_lacks_has_no_line(tmp_path: Path) -> None:
+    path = write(tmp_path, '[brag]\nname = "Brag"\n')
+    assert load_error(path) == f"{path}: field 'quest': is missing"
+
+
+@pytest.mark.parametrize(
+    ("game", "old", "new", "said"),
+    [
+        # An entry's own check names a field: that field's line.
+        (
+            "crits-and-tricks",
+            "times = 2\nin_a_row = true",
+            "times = 1\nin_a_row = true",
+            "quest #22 'Sore Loser': field 'in_a_row': needs times of 2 or more",
+        ),
+        # A step of a list written over several lines: the step's own line.
+        (
+            "here-to-slay",
+            '  { verb = "discard", who = "chosen_opponent" },',
+            '  { verb = "discard", who = "chosen_opponent", count = 9 },',
+            "hero #15 'Valka Stormblade': effect #2: field 'count': ",
+        ),
+        # A misspelt key inside an inline table of a list of levels.
+        (
+            "side-quest",
+            "{ monsters = 10, loot = 2, damsels = 1, runes = 1 },",
+            "{ monsters = 10, loot = 2, damsel = 1, runes = 1 },",
+            "scenario #2 'Webs Under Thornhold': levels #3: field 'damsel': is not a known "
+            "field; did you mean 'damsels'?",
+        ),
+        ("rage", "dawn = 57", "dwan = 57", "field 'dwan': is not a known field"),
+    ],
+    ids=["entry-check", "multi-line-list", "inline-table", "top-level-key"],
+)
+def test_every_game_names_the_line_of_a_mistake(
+    tmp_path: Path, game: str, old: str, new: str, said: str
+) -> None:
+    chosen = get_game(game)
+    standard = (chosen.content_dir / f"{chosen.load_pack(None).name}.toml").read_text("utf-8")
+    assert standard.count(old) >= 1, old
+    text = standard.replace(old, new, 1)
+    path = write(tmp_path, text)
+    with pytest.raises(ContentError) as error:
+        chosen.load_pack(str(path))
+    line = line_holding(text, new.splitlines()[-1])
+    assert str(error.value).startswith(f"{path}: line {line}: {said}"), str(error.value)
+
+
+def every_place(node: object, place: tuple[int | str, ...] = ()) -> list[tuple[int | str, ...]]:
+    if isinstance(node, dict):
+        return [
+            p
+            for key, value in node.items()
+            for p in [(*place, key), *every_place(value, (*place, key))]
+        ]
+    if isinstance(node, list):
+        return [
+            p
+            for i, value in enumerate(node)
+            for p in [(*place, i), *every_place(value, (*place, i))]
+        ]
+    return []
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_every_key_of_every_built_in_pack_is_found_on_its_own_line(game: str) -> None:
+    # The line a mistake names is found by reading the file again for positions: every
+    # key tomllib reads, at any depth, is on the line it names.
+    for path in get_game(game).content_dir.glob("*.toml"):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        located = locate(text)
+        for place in every_place(tomllib.loads(text)):
+            line = line_of(located, place)
+            assert line is not None, (path.name, place)
+            if isinstance(place[-1], str):
+                assert place[-1] in lines[line - 1], (path.name, place, line)
+
+
+def test_lines_are_found_past_quotes_comments_and_long_strings() -> None:
+    text = (
+        "# [[quest]] in a comment is no header\n"  # 1
+        '"quoted key" = "a \\"b\\" [c"\n'  # 2
+        'story = """\n'  # 3
+        "[[quest]] inside a string\n"  # 4
+        'goal = 3 is text too"""\n'  # 5
+        "[[quest]]  # the first\n"  # 6
+        "name = 'a \\ literal'  # 7\n"
+        "deck.size = 4\n"  # 8
+        "[[quest]]\n"  # 9
+        "list = [\n"  # 10
+        "  1, # one\n"  # 11
+        "  { a = 'x]', b = 2 },\n"  # 12
+        "]\n"  # 13
+        "[quest.when]\n"  # 14
+        "die = 6\n"  # 15
+    )
+    assert tomllib.loads(text)["quest"][0]["name"] == "a \\ literal"
+    located = locate(text)
+    assert line_of(located, ("quoted key",)) == 2
+    assert line_of(located, ("story",)) == 3
+    assert line_of(located, ("quest",)) == 6
+    assert line_of(located, ("quest", 0, "name")) == 7
+    assert line_of(located, ("quest", 0, "deck", "size")) == 8
+    assert line_of(located, ("quest", 1)) == 9
+    assert line_of(located, ("quest", 1, "list", 1, "b")) == 12
+    assert line_of(located, ("quest", 1, "when", "die")) == 15
+    # The deepest part the file holds: a missing field is its entry's line.
+    assert line_of(located, ("quest", 1, "goal")) == 9
+    assert line_of(located, ("nowhere",)) is None
+
+
+# -- a card's text against its numbers (issue 40, item 9) -----------------------------
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_no_built_in_pack_warns(game: str) -> None:
+    chosen = get_game(game)
+    for path in chosen.content_dir.glob("*.toml"):
+        assert chosen.load_pack(path.stem).warnings == (), path.name
+
+
+def restated(game: str) -> tuple[Restated, ...]:
+    module = importlib.import_module(type(get_game(game).load_pack(None).content).__module__)
+    claims: tuple[Restated, ...] = getattr(module, "RESTATED", ())
+    return claims
+
+
+def field_model(model: Any, name: str) -> Any:
+    """The model (of a list's items, an optional's) a field named as the TOML names it holds,
+    or the field's annotation where it holds none; KeyError where there is no such field."""
+    for field_name, info in model.model_fields.items():
+        if name in (field_name, info.alias):
+            return _model_in(info.annotation) or info.annotation
+    raise KeyError(f"{model.__name__} has no field '{name}'")
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_every_restated_path_is_a_field_of_its_entries(game: str) -> None:
+    # A declaration naming no field would compare nothing, silently: each step of its
+    # field and text paths is a field of its entries' model.
+    pack_model = type(get_game(game).load_pack(None).content)
+    for claim in restated(game):
+        for kind in claim.kinds:
+            for path in (claim.field, claim.text):
+                node = field_model(pack_model, kind)
+                for step in path.split("."):
+                    name, _, filtered = step.partition("[")
+                    node = field_model(node, name)
+                    if filtered:
+                        field_model(node, filtered.split("=")[0])
+
+
+@pytest.mark.parametrize("game", ["crits-and-tricks", "here-to-slay", "side-quest"])
+def test_a_game_whose_cards_restate_numbers_checks_them_on_its_own_pack(game: str) -> None:
+    # The declarations read the standard pack's own phrasing: each game's phrases are
+    # found in its pack (no warning there: test_no_built_in_pack_warns).
+    pack = get_game(game).load_pack(None)
+    data = pack.content.model_dump(by_alias=True)
+    texts = [
+        entry[claim.text.split(".")[0]]
+        for claim in restated(game)
+        for kind in claim.kinds
+        for entry in data.get(kind) or []
+    ]
+    assert restated(game) and texts
+
+
+PLANTED = [
+    (
+        "crits-and-tricks",
+        'text = "Take a trick with your d6 showing 6."\nloot = 2\nwhen = { die = 6, value = 6 }',
+        'text = "Take a trick with your d6 showing 6."\nloot = 2\nwhen = { die = 6, value = 5 }',
+        "when = { die = 6, value = 5 }",
+        "quest #2 'Boxcar Six': its text says 'showing 6' but its when.value is 5",
+    ),
+    (
+        "crits-and-tricks",
+        'text = "Take three tricks in one round."\nloot = 3\nwhen = {}\ntimes = 3',
+        'text = "Take three tricks in one round."\nloot = 3\nwhen = {}\ntimes = 2',
+        "times = 2",
+        "quest #24 'Hat Trick': its text says 'three tricks' but its times is 2",
+    ),
+    (
+        "here-to-slay",
+        'text = "+1 to your ATTACK rolls.", bonus = [1] }',
+        'text = "+1 to your ATTACK rolls.", bonus = [2] }',
+        "bonus = [2] }",
+        "leader #4 'The Wild Hawk': its skill.text says '+1' but its skill.bonus is [2]",
+    ),
+    (
+        "here-to-slay",
+        'effect = [{ verb = "draw", count = 3 }, { verb = "discard", who = "each_opponent" }]',
+        'effect = [{ verb = "draw", count = 2 }, { verb = "discard", who = "each_opponent" }]',
+        '{ verb = "draw", count = 2 }',
+        "hero #48 'Archmage Veyra': its text says 'DRAW 3' but its effect[verb=draw].count is 2",
+    ),
+    (
+        "side-quest",
+        'text = "5+: 2 damage to a Monster within your range."\nroll = 5',
+        'text = "5+: 2 damage to a Monster within your range."\nroll = 4',
+        "roll = 4",
+        "spell #2 'Searing Lance': its text says '5+' but its roll is 4",
+    ),
+    (
+        "side-quest",
+        'effects = [{ name = "heal", amount = 2 }]',
+        'effects = [{ name = "heal", amount = 3 }]',
+        'effects = [{ name = "heal", amount = 3 }]',
+        "item #1 'Flask of Red Tonic': its text says 'regain 2 health' but its "
+        "effects[name=heal].amount is 3",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "old", "new", "at", "said"),
+    PLANTED,
+    ids=["c&t-value", "c&t-times", "hts-bonus", "hts-count", "sq-roll", "sq-heal"],
+)
+def test_a_text_that_contradicts_its_numbers_is_one_warning(
+    tmp_path: Path, game: str, old: str, new: str, at: str, said: str
+) -> None:
+    chosen = get_game(game)
+    standard = (chosen.content_dir / "standard.toml").read_text(encoding="utf-8")
+    assert standard.count(old) == 1, old
+    text = standard.replace(old, new)
+    path = write(tmp_path, text)
+    pack = chosen.load_pack(str(path))  # a warning never stops a pack loading
+    # The line of the number at fault, in the planted entry (its first line is `new`'s).
+    line = line_holding(text, at, after=new.splitlines()[0])
+    assert pack.warnings == (f"{path}: line {line}: {said}",)
+
+
+def test_a_number_the_entry_lacks_is_not_set(tmp_path: Path) -> None:
+    # "showing 6" with no value at all: the text claims what the rules never check.
+    game = get_game("crits-and-tricks")
+    standard = (game.content_dir / "standard.toml").read_text(encoding="utf-8")
+    text = standard.replace("when = { die = 6, value = 6 }", "when = { die = 6 }")
+    path = write(tmp_path, text)
+    (warning,) = game.load_pack(str(path)).warnings
+    assert warning.endswith(
+        "quest #2 'Boxcar Six': its text says 'showing 6' but its when.value is not set"
+    )
+
+
+def test_a_restated_declaration_is_checked_when_made() -> None:
+    with pytest.raises(ValueError, match="one group"):
+        Restated(("quest",), r"(\d+) or (\d+)", "times")
+    with pytest.raises(ValueError, match="not a field path"):
+        Restated(("quest",), r"(\d+)", "when..die")

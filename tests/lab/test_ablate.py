@@ -155,3 +155,63 @@ def test_a_card_nobody_can_use_is_no_effect(run: Run) -> None:
     for effect in creative["effects"].values():
         assert effect["games_changed"] == 0
         assert effect["held"]["mean"] == 0
+
+
+# -- naming a number (issue 40, item 7) -------------------------------------------------------
+
+
+def test_a_field_deep_in_each_entry_is_ablated_as_sweep_names_it(run: Run) -> None:
+    """`leader.skill.bonus`: each Party Leader whose skill's bonus is one number (`bonus =
+    [1]`), at the value sweep reads there, its stand-in and its step written in its place."""
+    args = ["ablate", "here-to-slay", "--field", "leader.skill.bonus", "--holder", "leader"]
+    code, stdout, err = run([*args, "-n", "2", "--seed", "3", "--json"])
+    assert code == 0, err
+    result = json.loads(stdout)
+    rows = {row["name"]: row for row in result["entries"]}
+    # The Stone Warden's bonus is two numbers (+1 or -1), named one at a time by place.
+    assert set(rows) == {"The Silver Songbird", "The Iron Boar", "The Wild Hawk"}
+    assert result["median"] == 1
+    assert rows["The Iron Boar"]["value"] == 2
+    assert rows["The Iron Boar"]["effects"]["neutral"]["value"] == 1
+    assert rows["The Wild Hawk"]["effects"]["step"]["value"] == 2
+
+
+def test_a_field_reaches_an_array_of_several_numbers_by_place() -> None:
+    from tavernkeep.engine.errors import ConfigError
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.ablate import entries_of
+    from tavernkeep.lab.sweep import raw_pack
+
+    _, raw = raw_pack(get_game("here-to-slay"), None)
+    # Only the Stone Warden's bonus has a second number: nothing to set beside it.
+    with pytest.raises(ConfigError, match=r"fewer than two 'leader' entries .*'skill.bonus\[#2\]'"):
+        entries_of(raw, "leader.skill.bonus[#2]")
+    kind, rest, entries = entries_of(raw, "leader.skill.bonus[#1]")
+    assert kind == "leader" and [str(s) for s in rest] == ["skill", "bonus[#1]"]
+    assert {(e.name, e.value) for e in entries} == {
+        ("The Silver Songbird", 1),
+        ("The Iron Boar", 2),
+        ("The Stone Warden", 1),
+        ("The Wild Hawk", 1),
+    }
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        (
+            "quests.reward",
+            "the pack has no list of 'quests' entries; did you mean 'quest'? (tavernkeep pack "
+            "params hack-and-slash lists every number)",
+        ),
+        (
+            "quest.rewrd",
+            "fewer than two 'quest' entries hold a number at 'rewrd'; did you mean 'reward'?",
+        ),
+        ("quest[The Dragon's Hoard].reward", "no [...] after the kind: --entry NAME picks"),
+    ],
+)
+def test_a_misspelt_field_is_one_line_with_the_closest_one(run: Run, field: str, said: str) -> None:
+    code, stdout, err = run(["ablate", "hack-and-slash", "--field", field, "--holder", "leader"])
+    assert code == 2 and stdout == ""
+    assert said in err and err.count("\n") == 1, err

@@ -102,9 +102,7 @@ def test_two_results_files_of_the_same_seeds_are_compared_and_the_page_written(
         (["standard", "standard", "--game", "chess"], "chess"),
     ],
 )
-def test_a_bad_comparison_is_one_line_before_any_game(
-    run: Run, args: list[str], said: str
-) -> None:
+def test_a_bad_comparison_is_one_line_before_any_game(run: Run, args: list[str], said: str) -> None:
     code, stdout, err = run(["compare", *args])
     assert code == 2, err
     assert said in err

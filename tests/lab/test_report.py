@@ -13,7 +13,7 @@ import pytest
 
 from tavernkeep.engine.game import Result
 from tavernkeep.games import get_game
-from tavernkeep.lab.rows import Rows
+from tavernkeep.lab.rows import TALLY, Rows, column_name
 from tavernkeep.lab.simulate import Batch, results_file
 
 if TYPE_CHECKING:
@@ -55,8 +55,9 @@ def test_heuristic_against_random_is_flagged_with_the_rates_from_the_rows(
     random_rate = sum(share[1:]) / 3
     by_seat = text(section(page, "Win rate by seat"))
     wins = sum(r["win_share"][0] for r in rows)
-    shown = f"{wins:,.0f}" if wins == round(wins) else f"{wins:,.2f}"
-    assert f"seat 1 400 {shown} {share[0]:.1%}" in by_seat
+    # Whole wins (a shared victory counts 1/k, rounded), said so under the table.
+    assert f"seat 1 400 {wins:,.0f} {share[0]:.1%}" in by_seat
+    assert "wins are rounded" in by_seat and not re.search(r"\d\.\d\d ", by_seat)
     by_bot = text(section(page, "Win rate by bot"))
     assert "bot:random 1,200" in by_bot and f"{random_rate:.1%}" in by_bot
 
@@ -70,9 +71,15 @@ def test_heuristic_against_random_is_flagged_with_the_rates_from_the_rows(
     # The page opens with its answer in plain words, each section with its question.
     short = text(section(page, "In short"))
     assert f"Is the first seat favoured? It wins {share[0]:.1%}" in short
-    assert "against a fair share of 25.0%: favoured." in short
+    gap = (share[0] - 0.25) * 100
+    assert f"against a fair share of 25.0%: out of balance in its favour, {gap:.1f} points" in short
     assert f"the longest {lengths[-1]}" in short
-    assert "out of balance by more than 2 win-rate points (Flags, below)" in short
+    assert "out of balance: the whole interval more than 2 points off (Flags, below)" in short
+    # The page says first what was played.
+    assert short.startswith(
+        "In short 400 games of Hack &amp; Slash with the standard pack (bot:heuristic in seat 1; "
+        "bot:random in seats 2, 3, 4)."
+    )
     assert "<h2>Is any seat favoured?</h2><h3>Win rate by seat</h3>" in page
     assert "<h2>How long do games last?</h2>" in page
     ended = text(section(page, "How the games ended"))
@@ -118,20 +125,29 @@ def test_the_tally_tables_give_use_and_win_rates_and_flag_strong_and_dead_quests
     assert code == 0, err
     page = page_file.read_text(encoding="utf-8")
     attempted = text(section(page, "Quests attempted"))
-    # name, share of seat-games using it, uses a game, users' win rate, others' win rate
-    assert re.search(r"Rats in the Cellar\s+66\.7%\s+3\.000\s+0\.0%", attempted)
-    assert re.search(r"Dragon&#x27;s Lair\s+33\.3%\s+1\.000\s+100\.0%", attempted)
+    # name, seat-games using it, their share, times a game, users' win rate
+    assert "Rats in the Cellar 400 66.7% 3.00 0.0%" in attempted
+    assert "Dragon&#x27;s Lair 200 33.3% 1.00 100.0%" in attempted
     completed = text(section(page, "Quests completed"))
-    assert re.search(r"Rats in the Cellar\s+0\.0%\s+0\.000.*never used", completed)
+    # ... and where a kind counts the successes of another's attempts, the attempts and
+    # the success per attempt with its interval: Rats tried 600 times, never done.
+    assert re.search(r"Rats in the Cellar 0 0\.0% 0\.00 600 0\.0% \(0\.0% – 0\.6%\)", completed)
+    assert re.search(
+        r"Dragon&#x27;s Lair 200 33\.3% 1\.00 200 100\.0% \(98\.1% – 100\.0%\)", completed
+    )
+    # Attempted but never completed is no dead card: it is said under the table.
+    assert "Never counted here (though each came up otherwise): Rats in the Cellar." in completed
     flags = text(section(page, "Flags"))
-    # Every quest of the pack is expected (Game.tally_names): the ones never completed
-    # share one line, Rats in the Cellar among them.
-    never = re.search(r"Quests completed, never: ([^.]*?)(Quests|Seat|…|$)", flags)
-    assert never is not None and "Rats in the Cellar" in never.group(1)
-    assert "Dragon&#x27;s Lair" not in never.group(1)
-    assert "Quests attempted: Dragon&#x27;s Lair — those who did win 100.0%" in flags
-    assert "the others at the same bots 0.0%: used by winners (a correlation)" in flags
-    assert "says who used it, not what it did" in flags
+    # A dead card is a name of the pack (Game.tally_names) no kind ever counted.
+    never = re.search(r"Never came up in any game: ([^.]*?)(Quests|Seat|…|$)", flags)
+    assert never is not None and "The Dragon&#x27;s Hoard" in never.group(1)
+    assert "Rats in the Cellar" not in never.group(1)
+    assert (
+        "Quests attempted: Dragon&#x27;s Lair goes with winning: its 200 users win 100.0%" in flags
+    )
+    assert "the others at the same bots 0.0%" in flags
+    # What a correlation means is said once, above the cards, not on each.
+    assert flags.count("says who used them, not what they did") == 1
 
 
 def test_not_results_files_are_one_line_errors(tmp_path: Path, run: Run) -> None:
@@ -191,9 +207,9 @@ def test_a_card_one_bot_favours_is_compared_with_that_bots_other_games(
     assert code == 0, err
     page = page_file.read_text(encoding="utf-8")
     attempted = text(section(page, "Quests attempted"))
-    row = r"Dragon&#x27;s Lair\s+16\.7%\s+0\.500\s+50\.0%\s+\S+ – \S+\s+50\.0%"
+    row = r"Dragon&#x27;s Lair\s+\S+\s+16\.7%\s+0\.50\s+50\.0%\s+\S+ – \S+\s+50\.0%"
     assert re.search(row, attempted)
-    assert "Dragon&#x27;s Lair —" not in text(section(page, "Flags"))
+    assert "Dragon&#x27;s Lair goes" not in text(section(page, "Flags"))
 
 
 def test_the_tolerance_sets_how_far_off_is_out_of_balance(tmp_path: Path, run: Run) -> None:
@@ -201,18 +217,27 @@ def test_the_tolerance_sets_how_far_off_is_out_of_balance(tmp_path: Path, run: R
     results = tmp_path / "favoured.parquet"
     favoured_card_results(results)
     flagged = {}
-    for tolerance in ("0.02", "0.2"):
+    for tolerance in ("2", "20"):
         page_file = tmp_path / f"t{tolerance}.html"
         args = ["report", str(results), "--out", str(page_file), "--tolerance", tolerance]
         code, _, err = run(args)
         assert code == 0, err
         flagged[tolerance] = text(section(page_file.read_text(encoding="utf-8"), "Flags"))
-    assert "Off by more than 2 win-rate points" in flagged["0.02"]
+    # Tolerances in points, as people say them: 2 means 2 points.
+    assert "more than 2 points from the fair share" in flagged["2"]
     for seat in ("Seat seat 1 wins 50.0%", "Seat seat 2 wins 0.0%", "Seat seat 3 wins 50.0%"):
-        assert seat in flagged["0.02"]
-    assert "Off by more than 20 win-rate points" in flagged["0.2"]
-    assert "Seat seat 2 wins 0.0%" in flagged["0.2"]
-    assert "Seat seat 1" not in flagged["0.2"] and "Seat seat 3" not in flagged["0.2"]
+        assert seat in flagged["2"]
+    assert "more than 20 points from the fair share" in flagged["20"]
+    assert "Seat seat 2 wins 0.0%" in flagged["20"]
+    assert "Seat seat 1" not in flagged["20"] and "Seat seat 3" not in flagged["20"]
+    # A fraction written the old way is one line pointing at the fix, and no page.
+    page_file = tmp_path / "old.html"
+    args = ["report", str(results), "--out", str(page_file), "--tolerance", "0.02"]
+    code, _, err = run(args)
+    assert code == 2 and not page_file.exists()
+    assert err.strip().endswith(
+        "--tolerance 0.02: tolerances are in win-rate points (2 = 2 points); for 2 points write 2"
+    )
 
 
 def test_a_co_operative_report_opens_with_how_often_the_table_wins(
@@ -227,7 +252,10 @@ def test_a_co_operative_report_opens_with_how_often_the_table_wins(
     rows = pq.read_table(results).to_pylist()
     won = sum(bool(r["won"]) for r in rows) / len(rows)  # every row: a grid's cells too
     short = text(section(page, "In short"))
-    assert short.startswith(f"In short The table wins {won:.1%} of games (")
+    assert short.startswith(
+        f"In short {len(rows)} games of Rage with the standard pack (bot:heuristic in seat 1). "
+        f"The table wins {won:.1%} of games ("
+    )
     assert "Is the first seat favoured?" not in short
 
 
@@ -282,22 +310,25 @@ def tuning() -> dict[str, Any]:
     def figures(rates: list[tuple[float, float, float]]) -> dict[str, Any]:
         seats = [{"agent": "bot:heuristic", "win_rate": r, "ci95": [lo, hi]} for r, lo, hi in rates]
         return {"seats": seats, "team": None, "mean_turns": 21.5, "labels": {},
-                "gaps": {"every seat within 4% of its fair share": 0.1}}  # fmt: skip
+                "gaps": {"every seat within 4 points of its fair share": 0.1}}  # fmt: skip
 
     rats = "quest[Rats in the Cellar].reward"
+    brag = "brag.goal"  # searched, but left where the pack has it by both candidates
     return {
         "lab": "tune", "game": "hack-and-slash", "seats": ["bot:heuristic"] * 3,
-        "pack": "standard", "params": [rats],
-        "targets": ["every seat within 4% of its fair share"], "trials_per_run": 10,
+        "pack": "standard", "params": [rats, brag],
+        "targets": ["every seat within 4 points of its fair share"], "trials_per_run": 10,
         "trials_played_now": 10, "runs": 2, "games_per_trial": 800, "held_out_games": 1500,
         "seed": 4, "workers": 1, "build": "pure Python", "out": "tune", "elapsed_seconds": 9.0,
         "as_it_is": figures([(0.41, 0.38, 0.44), (0.30, 0.28, 0.33), (0.29, 0.26, 0.31)]),
         "best": [
-            {"rank": 1, "run": 2, "values": {rats: 6}, "from": {rats: 40}, "search_score": 0.2,
+            {"rank": 1, "run": 2, "values": {rats: 6, brag: 4}, "from": {rats: 40, brag: 4},
+             "changed": [rats], "search_score": 0.2,
              "held_out": figures([(0.34, 0.31, 0.36), (0.33, 0.31, 0.35), (0.33, 0.31, 0.36)]),
              "meets_targets": True, "patch": "tune/best-1.patch.toml",
              "pack_file": "tune/best-1.toml"},
-            {"rank": 2, "run": 1, "values": {rats: 25}, "from": {rats: 40}, "search_score": 3.1,
+            {"rank": 2, "run": 1, "values": {rats: 25, brag: 4}, "from": {rats: 40, brag: 4},
+             "search_score": 3.1,
              "held_out": figures([(0.39, 0.36, 0.41), (0.31, 0.29, 0.33), (0.30, 0.28, 0.32)]),
              "meets_targets": False, "patch": "tune/best-2.patch.toml",
              "pack_file": "tune/best-2.toml"},
@@ -368,7 +399,7 @@ def test_an_added_ablation_is_its_own_section_with_causal_flags_apart_from_corre
     # the tallies' card flags still correlations, each its own item.
     items = flag_items(page)
     causal = [i for i, item in enumerate(items) if "(paired, causal)" in item]
-    related = [i for i, item in enumerate(items) if "used by winners (a correlation)" in item]
+    related = [i for i, item in enumerate(items) if " goes with winning: its " in item]
     assert len(causal) == 2 and related
     assert max(causal) < min(related)
     assert items[causal[0]].startswith(
@@ -376,7 +407,7 @@ def test_an_added_ablation_is_its_own_section_with_causal_flags_apart_from_corre
         "[+30.0, +54.0]"
     )
     assert items[causal[1]].startswith("weak card (paired, causal): Bandit Ambush : -10.0 points")
-    assert not any("correlation" in items[i] for i in causal)
+    assert not any("goes with" in items[i] for i in causal)
     assert not any("causal" in items[i] for i in related)
     assert "The Cursed Crypt" not in " ".join(items[i] for i in causal)  # neutral: no flag
     short = text(section(page, "In short"))
@@ -404,8 +435,8 @@ def test_added_tune_and_ladder_answer_their_questions_in_the_order_given(
     assert tuned in page and skill in page and page.index(tuned) < page.index(skill)
     assert "tune.json</code>, <code>ladder.json" in page  # the intro names both
 
-    tune_text = text(section(page, "Tuning quest[Rats in the Cellar].reward"))
-    assert "Targets: every seat within 4% of its fair share." in tune_text
+    tune_text = text(section(page, "Tuning quest[Rats in the Cellar].reward, brag.goal"))
+    assert "Targets: every seat within 4 points of its fair share." in tune_text
     assert "1,500 fresh games" in tune_text
     assert "as it is – 41.0% (38.0% – 44.0%) 30.0% (28.0% – 33.0%)" in tune_text
     assert (
@@ -414,18 +445,21 @@ def test_added_tune_and_ladder_answer_their_questions_in_the_order_given(
         "tune/best-1.toml" in tune_text
     )
     assert "#2 (run 1) quest[Rats in the Cellar].reward: 40 → 25" in tune_text
+    # Only what a candidate changed is listed: brag.goal stays 4 in both.
+    assert "brag.goal" not in tune_text.split("meets every target")[1]
     assert re.search(r"#2 .* 21\.5 no tune/best-2\.patch\.toml", tune_text)
 
     ladder_text = text(section(page, "Skill ladder"))
     assert "3 players rung against games" in ladder_text
-    assert "bot:heuristic bot:random 120 61.0% 50.0% – 70.0% 33.3% yes" in ladder_text
-    assert "bot:mcts:128 bot:mcts:64 120 35.0% 27.0% – 44.0% 33.3% no" in ladder_text
+    assert "bot:heuristic bot:random 120 61.0% 50.0% – 70.0% 33.3% clearly stronger" in ladder_text
+    assert "bot:mcts:128 bot:mcts:64 120 35.0% 27.0% – 44.0% 33.3% not told apart" in ladder_text
     assert "3 rungs: bot:random and each rung clearly stronger" in ladder_text
     assert "the top rung is bot:mcts:64" in ladder_text
     assert "it wins 80.0% (70.0% – 90.0%) of 200 games, where chance gives 33.3%" in ladder_text
     assert (
         "Is the first seat favoured? With bot:heuristic at every seat, the first wins 40.0% "
-        "(38.0% – 42.0%) of 2,000 games against a fair share of 33.3%: favoured." in ladder_text
+        "(38.0% – 42.0%) of 2,000 games against a fair share of 33.3%: out of balance in its "
+        "favour, 6.7 points above it." in ladder_text
     )
     assert "Luck decides about 20.0% of outcomes (12.0% – 30.0%)" in ladder_text
     assert "1 rung: no bot wins clearly more than bot:random" in ladder_text
@@ -455,7 +489,7 @@ def test_a_real_ablation_tells_the_planted_cause_from_the_tallies_correlations(
     seats = ["-s", "bot:random"] * 3
     results = tmp_path / "planted.parquet"
     game = ["hack-and-slash", "--pack", str(planted), *seats, "--seed", "3"]
-    code, _, err = run(["simulate", *game, "-n", "200", "--out", str(results)])
+    code, _, err = run(["simulate", *game, "-n", "1000", "--out", str(results)])
     assert code == 0, err
     field = ["--field", "quest.reward", "--holder", "quest completed"]
     code, stdout, err = run(["ablate", *game, *field, "-n", "120", "--json"])
@@ -475,10 +509,11 @@ def test_a_real_ablation_tells_the_planted_cause_from_the_tallies_correlations(
     )
     # The tallies say the same quest goes with winning: a correlation, its own flag.
     assert any(
-        item.startswith("Quests completed: Rats in the Cellar —")
-        and "used by winners (a correlation)" in item
+        item.startswith("Quests completed: Rats in the Cellar goes with winning: its")
         for item in items
     )
+    flags = text(section(page, "Flags"))
+    assert flags.index("Causes, from an added ablation") < flags.index("A correlation: it says")
     ablated = text(section(page, "Paired ablation of quest.reward"))
     assert f"Rats in the Cellar 40 strong {mean * 100:+.1f}" in ablated
     assert "causally strong (Rats in the Cellar" in text(section(page, "In short"))
@@ -525,3 +560,67 @@ def test_a_tune_that_meets_no_target_says_so_and_names_the_nearest() -> None:
         "Tuning: no candidate of 2 meets every target on 1,500 held-out games; the nearest "
         "changes quest[Rats in the Cellar].reward 40 → 6."
     )
+
+
+def test_a_sweep_reports_one_column_per_value_its_entry_first(tmp_path: Path, run: Run) -> None:
+    results = tmp_path / "sweep.parquet"
+    swept = "quest[The Dragon's Hoard].reward"
+    args = ["sweep", "hack-and-slash", "--set", f"{swept}=2,30", "-n", "300", "--seed", "5"]
+    code, _, err = run([*args, "--out", str(results)])
+    assert code == 0, err
+    code, _, err = run(["report", str(results)])
+    assert code == 0, err
+    page = (tmp_path / "sweep.html").read_text(encoding="utf-8")
+    short = text(section(page, "In short"))
+    assert (
+        "Each value of quest[The Dragon&#x27;s Hoard].reward (2, 30) played the same seeds" in short
+    )
+    # The values are never pooled: no section over all 600 games by seat.
+    assert "<h3>Win rate by seat</h3>" not in page
+    # The swept quest's own figures lead, a column a value, counted from the rows.
+    headings = re.findall(r"<h3>(.*?)</h3>", page)
+    assert headings[0] == "The Dragon&#x27;s Hoard, at each value"
+    rows = pq.read_table(results).to_pylist()
+    completed = column_name(TALLY, "quest completed")
+    done = [
+        sum(
+            sum(dict(seat).get("The Dragon's Hoard", 0) for seat in r[completed])
+            for r in rows
+            if r["sweep_value"] == value
+        )
+        for value in (2.0, 30.0)
+    ]
+    own = text(section(page, "The Dragon&#x27;s Hoard, at each value"))
+    assert f"Quests completed: times a game {done[0] / 300:.2f} {done[1] / 300:.2f}" in own
+    assert "Quests completed: success per attempt" in own
+    # Each seat a row, each value a column, every cell a rate with its interval and count.
+    seats = text(section(page, "Win rate by seat, at each value"))
+    assert seats.startswith("Win rate by seat, at each value seat 2 30 seat 1 ")
+    first = [
+        sum(r["win_share"][0] for r in rows if r["sweep_value"] == value) / 300
+        for value in (2.0, 30.0)
+    ]
+    assert re.search(
+        rf"seat 1 {first[0]:.1%} \(\S+ – \S+\) of 300( out of balance)? {first[1]:.1%} \(", seats
+    )
+    assert "Game length and endings, at each value" in page
+
+
+def test_in_short_names_what_the_pack_changed(tmp_path: Path, run: Run, planted: Path) -> None:
+    results = tmp_path / "planted.parquet"
+    args = ["simulate", "hack-and-slash", "--pack", str(planted), "-n", "20", "--seed", "1"]
+    code, _, err = run([*args, "--out", str(results)])
+    assert code == 0, err
+    code, _, err = run(["report", str(results)])
+    assert code == 0, err
+    short = text(section((tmp_path / "planted.html").read_text(encoding="utf-8"), "In short"))
+    assert (
+        f"with the {planted} pack (bot:heuristic in seat 1; bot:random in seats 2, 3). It "
+        "changes 1 thing from the standard pack: quest[Rats in the Cellar].reward: 1 → 40." in short
+    )
+    # Read where the pack file is gone, the report says so rather than guess.
+    planted.unlink()
+    code, _, err = run(["report", str(results)])
+    assert code == 0, err
+    short = text(section((tmp_path / "planted.html").read_text(encoding="utf-8"), "In short"))
+    assert f"(The pack file {planted} is not at hand: what it changes is not shown.)" in short

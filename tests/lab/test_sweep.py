@@ -138,3 +138,119 @@ def test_a_sweep_shows_the_swept_cards_own_figures_first(run: Run) -> None:
     assert code == 0, err
     text = stdout.split("seat 1")[0]
     assert "The Dragon's Hoard, value by value" in text and "quest completed" in text
+
+
+# -- naming a number (issue 40, item 7) -------------------------------------------------------
+
+
+def test_an_array_of_one_number_is_named_as_the_pack_shows_it(run: Run) -> None:
+    """`bonus = [1]`: `leader[The Wild Hawk].skill.bonus` names the one number, no [#1]."""
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.sweep import sweep_batches
+
+    game = get_game("here-to-slay")
+    param = "leader[The Wild Hawk].skill.bonus"
+    typed, batches = sweep_batches(game, param, ["1", "3"], None, 1, {}, None)
+    assert typed == [1, 3]
+    for value, batch in zip(typed, batches, strict=True):
+        assert batch.loaded is not None
+        [hawk] = [le for le in batch.loaded.content.leader if le.name == "The Wild Hawk"]
+        assert list(hawk.skill.bonus) == [value]
+    args = ["sweep", "here-to-slay", "--set", f"{param}=1..3", "-n", "2", "--seed", "3", "--json"]
+    code, stdout, err = run(args)
+    assert code == 0, err
+    result = json.loads(stdout)
+    assert [v["value"] for v in result["values"]] == [1, 2, 3]
+    assert result["entry"] == "The Wild Hawk"
+
+
+def test_a_range_sweeps_every_whole_number_in_it(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "goal.parquet"
+    args = ["sweep", "hack-and-slash", "--set", "brag.goal=3..5", "-n", "5", "--seed", "1"]
+    code, stdout, err = run([*args, *SEATS, "--json", "--out", str(out)])
+    assert code == 0, err
+    assert [v["value"] for v in json.loads(stdout)["values"]] == [3, 4, 5]
+    rows = pq.read_table(out, columns=["sweep_value"]).to_pylist()
+    assert [r["sweep_value"] for r in rows] == [3.0] * 5 + [4.0] * 5 + [5.0] * 5
+    # An option takes a range as well.
+    code, stdout, err = run(["sweep", "hack-and-slash", "--set", "round_limit=2..3", "-n", "2"])
+    assert code == 0, err
+
+
+LISTED = "(tavernkeep pack params hack-and-slash lists every number)"
+
+
+@pytest.mark.parametrize(
+    ("game", "setting", "message"),
+    [
+        (
+            "hack-and-slash",
+            "quest[The Dragons Hoard].reward=1,2",
+            f"no quest named 'The Dragons Hoard'; did you mean 'The Dragon's Hoard'? {LISTED}",
+        ),
+        (
+            "hack-and-slash",
+            "quests[The Dragon's Hoard].reward=1,2",
+            f"no 'quests' in the pack; did you mean 'quest'? {LISTED}",
+        ),
+        (
+            "hack-and-slash",
+            "quest[The Dragon's Hoard].rewrd=1,2",
+            "field 'rewrd': is not a known field; did you mean 'reward'?",
+        ),
+        (
+            "hack-and-slash",
+            "round_limt=10,20",
+            f"--set round_limt: not a game option nor a number in the pack; did you mean "
+            f"'round_limit'? {LISTED}",
+        ),
+        (
+            "hack-and-slash",
+            "quest[Nowhere].reward=1,2",
+            "(names: Rats in the Cellar, Escort the Cheese Merchant, ",
+        ),
+        (
+            "hack-and-slash",
+            "quest.reward=1,2",
+            "'quest' holds 20 entries: say which, quest[#1] to [#20] or quest[Name]",
+        ),
+        (
+            "here-to-slay",
+            "leader[The Wild Hawk].skil.bonus=1,2",
+            "no 'skil' in leader[The Wild Hawk]; did you mean 'skill'? (tavernkeep pack "
+            "params here-to-slay lists every number)",
+        ),
+        (
+            "here-to-slay",
+            "leader[The Stone Warden].skill.bonus=1,2",
+            "'leader[The Stone Warden].skill.bonus' holds 2 numbers (1, -1): say which, "
+            "leader[The Stone Warden].skill.bonus[#1] to [#2]",
+        ),
+        ("rage", "start=1,2", "'start' holds 2 numbers (-4, 7): say which, start[#1] to [#2]"),
+        ("rage", "dawnn=20,30", "did you mean 'dawn'? (tavernkeep pack params rage lists"),
+        ("hack-and-slash", "brag.goal=5..2", "--set brag.goal: the range 5..2 is empty"),
+        (
+            "hack-and-slash",
+            "brag.goal=1..100",
+            "the range 1..100 is 100 values, each a batch of every game; a sweep takes at most 50",
+        ),
+        (
+            "hack-and-slash",
+            "brag.goal=0.5..2",
+            "a sweep's range LOW..HIGH is of whole numbers; list decimals with commas",
+        ),
+    ],
+)
+def test_a_name_not_in_the_pack_is_one_line_with_the_closest_one(
+    run: Run, game: str, setting: str, message: str
+) -> None:
+    code, out, err = run(["sweep", game, "--set", setting, "-n", "2"])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_the_listing_the_error_names_is_of_the_pack_swept(run: Run, planted: Path) -> None:
+    setting = "quests[Rats in the Cellar].reward=1,2"
+    code, _, err = run(["sweep", "hack-and-slash", "--set", setting, "--pack", str(planted)])
+    assert code == 2
+    assert f"(tavernkeep pack params hack-and-slash --pack {planted} lists every number)" in err

@@ -3,8 +3,12 @@
 A pack is one TOML file checked against the game's pydantic model. An error names the
 file, the entry and the field in one line ("my.toml: quest #4 'Troll Bridge': field
 'goal': Input should be less than or equal to 18"), so a designer can fix it at once.
-A pack's digest hashes its validated content, so a game record can tell when it is
-replayed against different cards than it was played with.
+An error with a place in the file names its line too ("my.toml: line 41: quest #4 ...").
+A pack that loads may still say one thing on a card and play another: a game declares
+which phrases of its cards' text restate which numbers (`Restated`), and each mismatch
+is a warning on the Pack, one line each, which `pack check` prints; warnings never stop
+a pack loading. A pack's digest hashes its validated content, so a game record can tell
+when it is replayed against different cards than it was played with.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, Generic, TypeVar, get_args
 from pydantic import BaseModel, ValidationError
 
 from tavernkeep.engine.errors import ContentError
+from tavernkeep.engine.toml_lines import line_of, locate
 
 M = TypeVar("M", bound=BaseModel)
 C = TypeVar("C")
@@ -38,6 +43,9 @@ class Pack(Generic[M]):
     """'standard' for a built-in pack, else the path it was loaded from."""
     digest: str
     content: M
+    warnings: tuple[str, ...] = ()
+    """Lines for a designer where the pack loads but contradicts itself (a card's text
+    says +2, its bonus is 1): each "FILE: line N: entry: what", in file order."""
 
 
 class Derived(Generic[C, V]):
@@ -80,6 +88,154 @@ def check_unique_names(
                     f"{section} #{number} '{name}': field 'name': another card has that name"
                 )
             seen.add(name)
+
+
+_WORDS = "zero one two three four five six seven eight nine ten eleven twelve"
+_NUMBER_WORDS = {word: n for n, word in enumerate(_WORDS.split())}
+_STEP = re.compile(r"([A-Za-z_][\w-]*)(?:\[([A-Za-z_][\w-]*)=([^\]]+)\])?\Z")
+
+
+@dataclass(frozen=True)
+class Restated:
+    """A phrase of an entry's text that restates one of the entry's numbers, declared by
+    its game: where the two disagree the card reads one way and plays another, which is
+    a warning when the pack loads (`restated_warnings`).
+
+    Only phrases a game declares are compared, never every number of a text against
+    every field: "the first trick" or "4 actions a turn" are numbers of a different kind,
+    and a warning that is wrong once is read never again.
+    """
+
+    kinds: tuple[str, ...]
+    """The pack's lists of entries this reads: ("leader", "monster")."""
+    pattern: str
+    """A regular expression for the phrase; its one group (or else the whole match) is
+    the number, in digits ("+2", "3") or a word ("two")."""
+    field: str
+    """Where the number is in an entry, as the TOML names it: "bonus", "skill.bonus",
+    "when.die"; `effect[verb=draw].count` reads only the items of a list that have that
+    key and value. A list of numbers holds the phrase's number if any of them is it."""
+    text: str = "text"
+    """Where the text is in an entry: "text", "skill.text"."""
+
+    def __post_init__(self) -> None:
+        # A game's mistake in its own declaration fails at import, not as a silent
+        # comparison that never matches.
+        if re.compile(self.pattern).groups > 1:
+            raise ValueError(f"Restated {self.pattern!r}: one group, the number")
+        for path in (self.field, self.text):
+            if not all(_STEP.match(step) for step in path.split(".")):
+                raise ValueError(f"Restated: '{path}' is not a field path")
+
+
+def restated_warnings(
+    content: BaseModel, restated: Sequence[Restated], file: str, text: str | None = None
+) -> tuple[str, ...]:
+    """One line for each phrase of an entry's text whose number its field does not hold:
+    "FILE: line N: leader #4 'The Wild Hawk': its skill.text says '+2' but its
+    skill.bonus is [1]", the line the field's (or, where it has none, the text's)."""
+    if not restated:
+        return ()
+    data = content.model_dump(by_alias=True)  # as the TOML names fields, defaults filled
+    found: list[tuple[tuple[int | str, ...], str]] = []
+    for claim in restated:
+        for kind in claim.kinds:
+            entries = data.get(kind)
+            if not isinstance(entries, list):
+                continue
+            for index, entry in enumerate(entries):
+                found.extend(_contradictions(claim, data, (kind, index), entry))
+    if not found:
+        return ()
+    located = locate(text) if text is not None else None
+    placed = sorted(
+        ((line_of(located, place), said) for place, said in found), key=lambda p: p[0] or 0
+    )
+    lines: list[str] = []
+    for line, said in placed:  # in file order, as a designer reads the file
+        warning = f"{_at_line(file, line)}{said}"
+        if warning not in lines:  # the same phrase twice in one text: one warning
+            lines.append(warning)
+    return tuple(lines)
+
+
+def _contradictions(
+    claim: Restated, data: dict[str, Any], at: tuple[int | str, ...], entry: Any
+) -> list[tuple[tuple[int | str, ...], str]]:
+    out: list[tuple[tuple[int | str, ...], str]] = []
+    for text_at, text in _values_at(entry, claim.text, at):
+        if not isinstance(text, str):
+            continue
+        for match in re.finditer(claim.pattern, text):
+            said = _said(match.group(1) if match.re.groups else match.group())
+            if said is None:
+                continue
+            held = _values_at(entry, claim.field, at)
+            numbers = [
+                n
+                for _, value in held
+                for n in (value if isinstance(value, list) else [value])
+                if isinstance(n, int | float) and not isinstance(n, bool)
+            ]
+            if said in numbers:
+                continue
+            shown = " and ".join(_shown(value) for _, value in held if value is not None)
+            where = held[0][0] if held else text_at
+            out.append(
+                (
+                    where,
+                    f"{_where(data, at)}its {claim.text} says '{match.group()}' but its "
+                    f"{claim.field} is {shown or 'not set'}",
+                )
+            )
+    return out
+
+
+def _values_at(
+    node: Any, path: str, at: tuple[int | str, ...]
+) -> list[tuple[tuple[int | str, ...], Any]]:
+    """The values at a Restated path within an entry, each with its place in the pack."""
+    found = [(at, node)]
+    for step in path.split("."):
+        matched = _STEP.match(step)
+        assert matched is not None  # checked when the Restated was made
+        name, key, wanted = matched.groups()
+        following: list[tuple[tuple[int | str, ...], Any]] = []
+        # A list on the way ("effects.amount") is read item by item.
+        stepped: list[tuple[tuple[int | str, ...], Any]] = []
+        for place, value in found:
+            if isinstance(value, list):
+                stepped.extend(((*place, i), item) for i, item in enumerate(value))
+            else:
+                stepped.append((place, value))
+        for place, value in stepped:
+            child = value.get(name) if isinstance(value, dict) else None
+            if child is None:
+                continue
+            if key is None:
+                following.append(((*place, name), child))
+                continue
+            items = child if isinstance(child, list) else [child]
+            following.extend(
+                ((*place, name, i), item)
+                for i, item in enumerate(items)
+                if isinstance(item, dict) and str(item.get(key)) == wanted
+            )
+        found = following
+    return found
+
+
+def _said(word: str) -> int | None:
+    try:
+        return int(word)
+    except ValueError:
+        return _NUMBER_WORDS.get(word.lower())
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
 
 
 def builtin_packs(content_dir: Path) -> list[str]:
@@ -129,7 +285,15 @@ reads, validates and works out its pack's faces once, not once a table, and a de
 saved change is a new file to load."""
 
 
-def load_pack(game: str, model: type[M], source: str | Path | None, content_dir: Path) -> Pack[M]:
+def load_pack(
+    game: str,
+    model: type[M],
+    source: str | Path | None,
+    content_dir: Path,
+    restated: Sequence[Restated] = (),
+) -> Pack[M]:
+    """A pack, validated against `model`; `restated` says which phrases of its entries'
+    text restate which of their numbers, for the Pack's warnings."""
     name, path = resolve_pack_path(source, content_dir)
     try:
         info = os.stat(path)
@@ -140,7 +304,8 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
         known = _LOADED.get(key)
         if known is not None:
             return known
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
     except FileNotFoundError:
         raise ContentError(f"{path}: no such pack file") from None
     except IsADirectoryError:
@@ -157,16 +322,19 @@ def load_pack(game: str, model: type[M], source: str | Path | None, content_dir:
         raise ContentError(f"{path}: not a pack: a number in it is too long") from None
     except RecursionError:
         raise ContentError(f"{path}: not a pack: nested too deep") from None
-    content = validate(model, raw, str(path))
+    content = validate(model, raw, str(path), text)
     digest = hashlib.sha256(content.model_dump_json().encode()).hexdigest()[:16]
-    pack = Pack(game=game, name=name, digest=digest, content=content)
+    warnings = restated_warnings(content, restated, str(path), text)
+    pack = Pack(game=game, name=name, digest=digest, content=content, warnings=warnings)
     if len(_LOADED) >= LOADED_KEEP:
         del _LOADED[next(iter(_LOADED))]  # the oldest loaded
     _LOADED[key] = pack
     return pack
 
 
-def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
+def validate(model: type[M], raw: dict[str, Any], file: str, text: str | None = None) -> M:
+    """`raw` validated against `model`, or one line naming the first mistake: the file,
+    the line in `text` (the file's TOML) where it is found, the entry and the field."""
     try:
         return model.model_validate(raw)
     except RecursionError:
@@ -175,9 +343,39 @@ def validate(model: type[M], raw: dict[str, Any], file: str) -> M:
         errors = exc.errors()
         first = errors[0]
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        message = _message(first, model)
+        line = None
+        if text is not None:
+            line = line_of(locate(text), _place(tuple(first["loc"]), message))
         raise ContentError(
-            f"{file}: {_where(raw, first['loc'])}{_message(first, model)}{more}"
+            f"{_at_line(file, line)}{_where(raw, first['loc'])}{message}{more}"
         ) from None
+
+
+def _at_line(file: str, line: int | None) -> str:
+    # "FILE: line N: ", the file first as in every pack error, so the line starts alike
+    # with or without a line to name.
+    return f"{file}: line {line}: " if line is not None else f"{file}: "
+
+
+_NAMED_ENTRY = re.compile(r"([A-Za-z_][\w-]*) #(\d+)\b(?: '.*?'(?=:))?(?:: field '([^']+)')?")
+_NAMED_FIELD = re.compile(r"field '([^']+)'")
+
+
+def _place(loc: tuple[int | str, ...], message: str) -> tuple[int | str, ...]:
+    """Where a mistake is, for its line. A check of a whole entry or pack has no field in
+    pydantic's location (it checks several), but says in its message where the mistake
+    is: "field 'times': ..." of the entry it checks, or "quest #3 'Rats': field 'name':
+    ..." of the pack; either is taken at its word."""
+    if not loc:
+        entry = _NAMED_ENTRY.match(message)
+        if entry is not None:
+            section, number, name = entry.groups()
+            return (section, int(number) - 1) + ((name,) if name else ())
+    field = _NAMED_FIELD.match(message)
+    if field is not None and (not loc or loc[-1] != field.group(1)):
+        return (*loc, field.group(1))
+    return loc
 
 
 def _message(error: Any, model: type[BaseModel]) -> str:

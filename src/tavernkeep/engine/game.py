@@ -121,6 +121,11 @@ class Game(ABC, Generic[S, C]):
     `simulate` reports per name how often it was used and the win rate of those who used
     it. Counted during `apply` whether events are built or not (engine/tally.py), and only
     what every seat saw happen."""
+    tally_rates: ClassVar[dict[str, str]] = {}
+    """Tally kinds that count the successes of another kind's attempts, {success kind:
+    attempt kind}, e.g. {"quest completed": "quest attempted"}: the report gives each
+    name's success per attempt with its interval (how hard a quest is, apart from how
+    often it is tried)."""
     ending_headlines: ClassVar[dict[str, str]] = {}
     """A short headline for each ending (`Result.ending`) that "Victory!" or "Defeat."
     would head wrongly: in a co-operative or solo game, an ending that is neither, e.g.

@@ -3,7 +3,10 @@
 "Those who completed the Dragon's Hoard win 60%" says who completed it, not what it did:
 winners complete more quests of every kind. To tell what a card does, change only that
 card and play the same games again. For each entry of a kind (`--field quest.reward`:
-every [[quest]] and its reward), ablate plays, on the same seeds as the pack as it is:
+every [[quest]] and its reward; `--field leader.skill.bonus`: every Party Leader whose
+skill's bonus is one number; any number sweep reaches in an entry, named as sweep names
+it there, `tavernkeep pack params GAME --fields` listing them), ablate plays, on the same
+seeds as the pack as it is:
 
 - the entry with its number set to the kind's median (a neutral stand-in: the same card
   in the same place of every shuffle, worth what a middling card of its kind is worth);
@@ -35,6 +38,7 @@ else's in the game as it is.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import json
@@ -54,7 +58,19 @@ from tavernkeep.games import get_game
 from tavernkeep.lab.rows import SEAT_FACT, TALLY, column_name, held
 from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
 from tavernkeep.lab.stats import Z95
-from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
+from tavernkeep.lab.sweep import (
+    LISTING,
+    Step,
+    default_seats,
+    get_number,
+    hint,
+    listing,
+    load_raw,
+    number_paths,
+    parse_path,
+    raw_pack,
+    set_number,
+)
 
 MIN_HELD = 30
 """Games in which someone held an entry below which its verdict is "unknown": a paired
@@ -99,27 +115,70 @@ def paired(differences: list[float]) -> Paired:
     return Paired(mean, mean - Z95 * spread, mean + Z95 * spread, n)
 
 
-def entries_of(raw: dict[str, Any], field: str) -> tuple[str, str, list[Entry]]:
-    """`quest.reward` -> ("quest", "reward", every [[quest]] with a reward)."""
-    kind, dot, name = field.partition(".")
-    if not dot or not kind or not name or "." in name or "[" in field:
-        raise ConfigError(f"--field '{field}': expected KIND.FIELD, e.g. quest.reward")
-    table = raw.get(kind)
-    if not isinstance(table, list) or not all(isinstance(e, dict) for e in table):
+def entries_of(
+    raw: dict[str, Any], field: str, listed: str = LISTING
+) -> tuple[str, list[Step], list[Entry]]:
+    """`quest.reward` -> ("quest", the path `reward`, every [[quest]] with a reward). The
+    field is any number sweep reaches in one entry, named the same way:
+    `leader.skill.bonus` (each Party Leader's bonus, where it is one number),
+    `hero.effect[#1].count`. An entry without that number (a Leader whose skill has no
+    bonus, or a bonus of several numbers where the path names one) is not ablated."""
+    shape = f"--field '{field}': expected KIND.FIELD, e.g. quest.reward or leader.skill.bonus"
+    try:
+        path = parse_path(field)
+    except ConfigError:
+        raise ConfigError(shape) from None
+    kind, rest = path[0], path[1:]
+    if not rest:
+        raise ConfigError(shape)
+    if kind.name is not None or kind.number is not None:
+        # Every entry of the kind is ablated, each against the same median: one entry is
+        # --entry's to pick, not the path's.
+        raise ConfigError(f"{shape} (no [...] after the kind: --entry NAME picks entries)")
+    table = raw.get(kind.key)
+    if not isinstance(table, list) or not table or not all(isinstance(e, dict) for e in table):
         lists = [k for k, v in raw.items() if isinstance(v, list) and v and isinstance(v[0], dict)]
         raise ConfigError(
-            f"--field {field}: the pack has no list of '{kind}' entries "
-            f"(its lists: {', '.join(lists) or 'none'})"
+            f"--field {field}: the pack has no list of '{kind.key}' entries"
+            + hint(kind.key, lists, "its lists", listed)
         )
+    inside = ".".join(str(step) for step in rest)
     found = []
     for i, entry in enumerate(table):
-        value = entry.get(name)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        found.append(Entry(i, str(entry.get("name", f"#{i + 1}")), float(value)))
+        try:
+            value = get_number(entry, rest, inside)
+        except ConfigError:
+            continue  # this entry has no such number: nothing of its to ablate
+        if value is not None:
+            found.append(Entry(i, str(entry.get("name", f"#{i + 1}")), value))
     if len(found) < 2:
-        raise ConfigError(f"--field {field}: fewer than two '{kind}' entries hold a '{name}'")
-    return kind, name, found
+        # The fields the kind's entries do hold, for the one most likely meant.
+        fields = list(dict.fromkeys(p for entry in table for p, _ in number_paths(entry)))
+        raise ConfigError(
+            f"--field {field}: fewer than two '{kind.key}' entries hold a number at "
+            f"'{inside}'" + hint(inside, fields, "their numbers", listed)
+        )
+    return kind.key, rest, found
+
+
+def ablate_fields(raw: dict[str, Any]) -> list[tuple[str, int]]:
+    """Every `--field` ablate takes in a pack's raw TOML data, in the file's order, with
+    how many entries hold a number there (`pack params --fields`): each number sweep names
+    in an entry of a list, with the entry left out, wherever two entries or more hold it."""
+    fields: list[tuple[str, int]] = []
+    for kind, table in raw.items():
+        if not isinstance(table, list) or not all(isinstance(e, dict) for e in table):
+            continue
+        for inside in dict.fromkeys(p for entry in table for p, _ in number_paths(entry)):
+            rest = parse_path(inside)
+            held = 0
+            for entry in table:
+                # Named as in another entry, a number may be absent here, or several.
+                with contextlib.suppress(ConfigError):
+                    held += get_number(entry, rest, inside) is not None
+            if held >= 2:
+                fields.append((f"{kind}.{inside}", held))
+    return fields
 
 
 def holder_column(game: Game[Any, Any], holder: str | None, field: str) -> str:
@@ -163,7 +222,8 @@ def run_ablate(
     if game.kind != "competitive":
         raise ConfigError(f"ablate: {game.name} is not competitive; every seat wins alike")
     pack_name, raw = raw_pack(game, pack)
-    kind, name, entries = entries_of(raw, field)
+    kind, rest, entries = entries_of(raw, field, listing(game.name, pack))
+    inside = ".".join(str(step) for step in rest)
     column = holder_column(game, holder, field)
     # The median of every entry of the kind, whichever are ablated.
     median = statistics.median(e.value for e in entries)
@@ -189,8 +249,10 @@ def run_ablate(
             if variant == NEUTRAL and number(value) == number(entry.value):
                 continue  # already the median (as the pack writes it): its own stand-in
             changed = copy.deepcopy(raw)
-            changed[kind][entry.index][name] = number(value)
-            label = f"{pack_name} with {kind}[{entry.name}].{name}={number(value)}"
+            # By its place, not its name: two entries may share a name.
+            at = [Step(kind, number=entry.index + 1), *rest]
+            set_number(changed, at, number(value), field)
+            label = f"{pack_name} with {kind}[{entry.name}].{inside}={number(value)}"
             try:
                 loaded = load_raw(game, changed, label)
             except ContentError:

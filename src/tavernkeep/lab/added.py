@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tavernkeep.lab.results import ResultsError
+from tavernkeep.lab.stats import share_verdict
 
 ABLATE_QUESTION = "Which cards cause wins, and which only go with them?"
 TUNE_QUESTION = "What should change to meet the targets?"
@@ -299,17 +300,23 @@ def tune_answer(data: dict[str, Any], tolerance: float) -> Answer:
 
 
 def moves(best: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """Each number the candidate moves: its name, the pack's value (or "default": the
-    pack left it unset) and the candidate's."""
+    """Each number the candidate moves, and only those (tune's "changed"; an older
+    answer without it, every value that differs from the pack's): its name, the pack's
+    value (or "default": the pack left it unset) and the candidate's."""
     was: dict[str, Any] = best.get("from") or {}
+    moved = best.get("changed")
     return [
         (esc(name), "default" if was.get(name) is None else esc(was[name]), esc(value))
         for name, value in best["values"].items()
+        if (name in moved if moved is not None else was.get(name) != value)
     ]
 
 
 def changes(best: dict[str, Any]) -> str:
-    return "<br>".join(f"{name}: {old} → {new}" for name, old, new in moves(best))
+    found = moves(best)
+    if not found:
+        return "none: the pack as it is"
+    return "<br>".join(f"{name}: {old} → {new}" for name, old, new in found)
 
 
 def figure_cells(figures: dict[str, Any], team: bool, facts: list[str]) -> list[str]:
@@ -344,7 +351,10 @@ def tune_short(data: dict[str, Any]) -> str:
 
 
 def plain_changes(best: dict[str, Any]) -> str:
-    return ", ".join(f"{name} {old} → {new}" for name, old, new in moves(best))
+    found = moves(best)
+    if not found:
+        return "nothing (the pack as it is)"
+    return ", ".join(f"{name} {old} → {new}" for name, old, new in found)
 
 
 # -- ladder --------------------------------------------------------------------------------
@@ -381,9 +391,10 @@ def ladder_table(t: dict[str, Any], team: bool, tolerance: float) -> str:
         "seeds only one team won: the rung's share" if team else "the rung's win rate",
         "95% interval",
         "fair",
-        "clearly stronger",
+        "verdict",
     ]
     # A step that is not clear is where the ladder ends, not a fault: no row is marked.
+    # Its words are the ladder's own ("not told apart": never a rung on a few games).
     rows = [
         (
             "",
@@ -394,7 +405,7 @@ def ladder_table(t: dict[str, Any], team: bool, tolerance: float) -> str:
                 pct(s["rate"]),
                 span(s["ci95"]),
                 pct(s["fair"]),
-                "yes" if s["clear"] else "no",
+                esc(s.get("verdict") or ("clearly stronger" if s["clear"] else "not told apart")),
             ],
         )
         for s in t["steps"]
@@ -447,12 +458,7 @@ def first_seat_text(seat: dict[str, Any] | None, team: bool, tolerance: float) -
         return asked + "This ladder did not measure it."
     rate, fair = float(seat["rate"]), float(seat["fair"])
     lo, hi = seat["ci95"]
-    if lo > fair + tolerance:
-        verdict = "favoured"
-    elif hi < fair - tolerance:
-        verdict = "at a disadvantage"
-    else:
-        verdict = f"not more than {tolerance * 100:g} win-rate points off its fair share"
+    verdict = share_verdict(rate, lo, hi, fair, int(seat["games"]), tolerance)
     return asked + (
         f"With {esc(seat['agent'])} at every seat, the first wins {pct(rate)} "
         f"({span(seat['ci95'])}) of {int(seat['games']):,} games against a fair share of "

@@ -26,6 +26,15 @@ duel without a clear verdict, so it never makes "clearly" easier; it costs a lit
 (a rung just ahead may be caught behind half-way). The intervals shown are the plain 95%
 ones.
 
+What it prints is one figure per match-up, and no rung it has not shown. A duel that ends
+without a clear result is "not told apart" (its games, its interval and why it ended),
+never a rung, nor "not clearly [stronger]", which reads as a weaker verdict than it is.
+The top rung's match-up against random bots is played to every game, for the luck share;
+where the top rung is the heuristic bot, that match-up is also the table's first row, so
+the row shows all those games (with the verdict where it was reached, `decided_at`) and
+the line under the table the same figure: not an early look's 75.0% in the table and the
+whole duel's 63.3% under it.
+
 Luck: in the table of the top rung against random bots, how often the random side wins
 (`upset`). Read through the simplest model that explains it, in which a share L of games
 is decided by chance alone (any seat as likely as another) and the rest by skill (the
@@ -38,6 +47,7 @@ that a team playing at random also gets.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -81,6 +91,20 @@ class Duel:
     clear: bool
     lower_wins: float = 0.0
     """Competitive: the lower rung's seats' wins together (a game may have no winner)."""
+    team: bool = False
+    """Co-operative or solo: the duel counts seeds, each team playing every one."""
+    stopped: str = "all games"
+    """Why the duel ended: "clear" (told apart: the upper rung is stronger), "not ahead"
+    (cut short at a look where it was not ahead of its share) or "all games"."""
+    decided_at: int | None = None
+    """Where the verdict was reached, when the games shown go on past it: the top rung's
+    duel against random is played to every game, for its one figure (see `climb`)."""
+
+    @property
+    def verdict(self) -> str:
+        # Not "not clearly [stronger]": a duel without a clear result does not say the
+        # upper rung is weaker, only that these games could not tell the two apart.
+        return "clearly stronger" if self.clear else "not told apart"
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = wilson_interval(self.wins, self.trials)
@@ -88,10 +112,14 @@ class Duel:
             "upper": self.upper,
             "lower": self.lower,
             "games": self.games,
+            "trials": self.trials,
             "rate": self.wins / self.trials if self.trials else None,
             "ci95": [lo, hi],
             "fair": self.fair,
             "clear": self.clear,
+            "verdict": self.verdict,
+            "stopped": self.stopped,
+            "decided_at": self.decided_at,
         }
 
 
@@ -106,6 +134,16 @@ class Rows:
 
     def won(self) -> list[bool]:
         return [bool(w) for n in sorted(self.blocks) for w in self.blocks[n]["won"].to_pylist()]
+
+
+def look_ends(clear: bool, look: int, not_ahead: bool) -> str | None:
+    """Whether a duel ends at this look, and why: "clear" (told apart), "not ahead" (from
+    half-way on, see FUTILE_LOOKS), or None to play on."""
+    if clear:
+        return "clear"
+    if look in FUTILE_LOOKS and not_ahead:
+        return "not ahead"
+    return None
 
 
 @dataclass
@@ -168,6 +206,7 @@ class Table:
             wins = Fraction(0)
             lower_wins = Fraction(0)
             played = 0
+            stopped = "all games"
             for look in range(looks):
                 tallies = simulate_many(
                     batches,
@@ -181,14 +220,25 @@ class Table:
                 played += per_look * self.players
                 fair = 1 / self.players
                 lo, _ = wilson_interval(float(wins), played, POCOCK)
-                if lo > fair or (look in FUTILE_LOOKS and wins <= fair * played):
+                ended = look_ends(lo > fair, look, wins <= fair * played)
+                if ended:
+                    stopped = ended
                     break
             self.progress.remove_task(task)
             lower_wins -= wins
             return Duel(
-                upper, lower, played, float(wins), played, fair, lo > fair, float(lower_wins)
+                upper,
+                lower,
+                played,
+                float(wins),
+                played,
+                fair,
+                lo > fair,
+                float(lower_wins),
+                stopped=stopped,
             )
         seeds = 0
+        stopped = "all games"
         for look in range(looks):
             seeds = self.games * (look + 1) // looks
             mine = self.team(upper, seeds, task)
@@ -196,10 +246,13 @@ class Table:
             only_mine = sum(1 for a, b in zip(mine, theirs, strict=True) if a and not b)
             split = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
             lo, _ = wilson_interval(only_mine, split, POCOCK)
-            if (split and lo > 0.5) or (look in FUTILE_LOOKS and only_mine <= split / 2):
+            ended = look_ends(bool(split) and lo > 0.5, look, only_mine <= split / 2)
+            if ended:
+                stopped = ended
                 break
         self.progress.remove_task(task)
-        return Duel(upper, lower, seeds, only_mine, split, 0.5, bool(split) and lo > 0.5)
+        clear = bool(split) and lo > 0.5
+        return Duel(upper, lower, seeds, only_mine, split, 0.5, clear, team=True, stopped=stopped)
 
     def first_seat(self, games: int) -> dict[str, Any] | None:
         """The first seat's win rate at a table of heuristic bots, against its fair share."""
@@ -224,8 +277,10 @@ class Table:
             "fair": 1 / self.players,
         }
 
-    def against_random(self, top: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The top rung against random bots, and what luck gives the random side."""
+    def against_random(self, top: str) -> tuple[Duel, dict[str, Any], dict[str, Any]]:
+        """The top rung against random bots, played to every game (no verdict hangs on
+        it, and luck is read from it): the duel, the top side's figures and what luck
+        gives the random side."""
         if self.competitive:
             duel = self.duel(top, RANDOM, early=False)
             lo, hi = wilson_interval(duel.wins, duel.trials)
@@ -244,7 +299,7 @@ class Table:
                 "share": min(1.0, upset / chance),
                 "share_ci95": [min(1.0, u_lo / chance), min(1.0, u_hi / chance)],
             }
-            return top_side, luck
+            return duel, top_side, luck
         task = self.progress.add_task(
             f"{self.game.name}, {self.players} players: {top} and {RANDOM}",
             total=2 * self.games,
@@ -258,6 +313,12 @@ class Table:
         upsets = sum(1 for a, b in zip(mine, theirs, strict=True) if b and not a)
         up_lo, up_hi = wilson_interval(upsets, n)
         top_rate, random_rate = sum(mine) / n, sum(theirs) / n
+        # The match-up's figure, as a duel counts it: of the seeds only one team won, the
+        # top team's share (the teams' own win rates below feed the luck share).
+        only_mine = sum(1 for a, b in zip(mine, theirs, strict=True) if a and not b)
+        split = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
+        lo, _ = wilson_interval(only_mine, split, POCOCK)
+        duel = Duel(top, RANDOM, n, only_mine, split, 0.5, bool(split) and lo > 0.5, team=True)
         top_side = {
             "games": n,
             "rate": top_rate,
@@ -275,7 +336,7 @@ class Table:
             "share": ratio(random_rate, top_rate),
             "share_ci95": [ratio(rnd_lo, top_hi), ratio(rnd_hi, top_lo)],
         }
-        return top_side, luck
+        return duel, top_side, luck
 
 
 def rungs_above(start: int, top: int) -> list[str]:
@@ -302,7 +363,21 @@ def climb(table: Table, start: int, top: int, seat_games: int) -> dict[str, Any]
     top_side: dict[str, Any] | None = None
     luck: dict[str, Any] | None = None
     if below != RANDOM:
-        top_side, luck = table.against_random(below)
+        full, top_side, luck = table.against_random(below)
+        if below == steps[0].upper:
+            # The top rung is the first (the heuristic): its duel against random is the
+            # table's first row, on the first of the same seeds. One match-up, one
+            # figure: the row shows every game the two played, with the verdict as it
+            # was reached (decided_at), and the line under the table the same.
+            first = steps[0]
+            full = dataclasses.replace(
+                full,
+                clear=first.clear,
+                stopped=first.stopped,
+                decided_at=first.games if first.games < full.games else None,
+            )
+            steps[0] = full
+        top_side["duel"] = full.to_json()
     return {
         "players": table.players,
         "steps": [d.to_json() for d in steps],
@@ -378,6 +453,10 @@ def interval(pair: list[float] | None) -> str:
     return "-" if pair is None else f"{pct(pair[0])} - {pct(pair[1])}"
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def print_ladder(result: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -386,12 +465,14 @@ def print_ladder(result: dict[str, Any]) -> None:
 
     console = Console()
     team = result["kind"] != "competitive"
+    unit = "seed" if team else "game"
     for t in result["tables"]:
+        steps = t["steps"]
+        rungs = [RANDOM, *(s["upper"] for s in steps if s["clear"])]
         console.print(
-            f"[bold]{escape(result['game'])}, {t['players']} "
-            f"player{'s' if t['players'] != 1 else ''}[/bold]: {t['rungs']} rung"
-            f"{'s' if t['rungs'] != 1 else ''}, top {escape(t['top'])}"
-            + (" (still climbing at --top)" if t["ceiling"] else "")
+            f"[bold]{escape(result['game'])}, {plural(t['players'], 'player')}[/bold]: "
+            f"{plural(t['rungs'], 'rung')} ({escape(', '.join(rungs))}), "
+            f"top {escape(t['top'])}" + (" (still climbing at --top)" if t["ceiling"] else "")
         )
         rows = [
             [
@@ -399,14 +480,16 @@ def print_ladder(result: dict[str, Any]) -> None:
                 escape(s["lower"]),
                 f"{s['games']:,}",
                 pct(s["rate"]),
-                interval(s["ci95"]),
+                # No game went otherwise: no rate, and no interval to pretend one.
+                interval(s["ci95"] if s["rate"] is not None else None),
                 pct(s["fair"]),
-                "clearly stronger" if s["clear"] else "not clearly",
+                # Not "not clearly": an unclear duel says nothing of which is stronger.
+                s["verdict"],
             ]
-            for s in t["steps"]
+            for s in steps
         ]
         columns = [
-            Column("rung"),
+            Column("bot"),
             Column("against"),
             Column("seeds" if team else "games", right=True),
             Column("of the seeds only\none team won" if team else "win rate", right=True),
@@ -415,23 +498,79 @@ def print_ladder(result: dict[str, Any]) -> None:
             Column("verdict"),
         ]
         console.print(fitted(columns, rows, console.width))
+        last = steps[-1]
+        if not last["clear"]:
+            # The duel that ends the climb is no rung: say what it showed and why it
+            # stopped, so a duel cut short at 24 games is not read as a finding.
+            shown = (
+                ""
+                if last["rate"] is None
+                else f"{pct(last['rate'])} ({interval(last['ci95'])}) against a fair "
+                f"{pct(last['fair'])}; "
+            )
+            console.print(
+                f"{escape(last['upper'])} is not told apart from {escape(last['lower'])}: "
+                f"{shown}{escape(duel_ended(last, team))}"
+            )
         top = t["top_vs_random"]
         if top is not None:
-            line = f"top rung against random: {pct(top['rate'])} ({interval(top['ci95'])})"
+            duel = top["duel"]
             if team:
-                line += f"; the random team wins {pct(top['random_rate'])}"
-            console.print(line)
+                figure = (
+                    f"'s team won {pct(duel['rate'])} ({interval(duel['ci95'])}) of the "
+                    f"{duel['trials']:,} seeds only one team won (of {duel['games']:,}), "
+                    "against an even split"
+                )
+            else:
+                figure = (
+                    f" wins {pct(duel['rate'])} ({interval(duel['ci95'])}) of "
+                    f"{duel['games']:,} games against a fair {pct(duel['fair'])}"
+                )
+            row = ""
+            if duel["upper"] == steps[0]["upper"]:
+                decided = steps[0].get("decided_at")
+                row = " (the table's first row" + (
+                    f": clear after {plural(decided, unit)}, played on to all for this figure)"
+                    if decided
+                    else ")"
+                )
+            console.print(f"top rung against random: {escape(duel['upper'])}{figure}{row}")
         luck = t["luck"]
-        if luck is not None:
+        if luck is not None and top is not None:
+            if team:
+                won = (
+                    f"bot:random's team wins {pct(top['random_rate'])} "
+                    f"({interval(top['random_ci95'])}) of the {top['games']:,} seeds, the "
+                    f"top rung's team {pct(top['rate'])} ({interval(top['ci95'])})"
+                )
+            else:
+                won = (
+                    f"the bot:random seats win {pct(luck['upset'])} "
+                    f"({interval(luck['upset_ci95'])}) of the {top['games']:,} games against "
+                    f"the top rung"
+                )
             console.print(
                 f"luck decides about {pct(luck['share'])} of outcomes "
-                f"({interval(luck['share_ci95'])}); the weakest beats the strongest in "
-                f"{pct(luck['upset'])} of games"
+                f"({interval(luck['share_ci95'])}): {won}"
             )
         seat = t["first_seat"]
         if seat is not None:
             console.print(
                 f"first seat ({escape(seat['agent'])} at every seat): wins {pct(seat['rate'])} "
-                f"({interval(seat['ci95'])}) against a fair {pct(seat['fair'])}"
+                f"({interval(seat['ci95'])}) of {seat['games']:,} games against a fair "
+                f"{pct(seat['fair'])}"
             )
     console.print(f"seed {result['seed']}, {result['elapsed_seconds']:.1f} s")
+
+
+def duel_ended(step: dict[str, Any], team: bool) -> str:
+    """How an unclear duel ended, from its JSON: nothing to count, cut short (the
+    `FUTILE_LOOKS` rule) or every game played."""
+    unit = "seed" if team else "game"
+    games = int(step["games"])
+    if step["rate"] is None:
+        return f"the two teams won and lost the same seeds, all {games:,} of them"
+    if step.get("stopped") == "not ahead":
+        share = "an even split" if team else "its share"
+        return f"cut short after {plural(games, unit)}, not ahead of {share}"
+    return f"all {plural(games, unit)} played"

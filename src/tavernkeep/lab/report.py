@@ -4,16 +4,19 @@ Everything is counted over "seat-games" (one seat in one game): its win is its s
 the victory (1/k of a victory shared by k), or in a co-operative or solo game the team's
 win. Each breakdown (by seat, bot, Party Leader, grid cell, card used) is a group-by over
 those, done with numpy on whole columns, so a million games report in seconds.
-A group is flagged out of balance when its 95% interval lies wholly outside the fair
-share (1 in the number of players) give or take TOLERANCE: at a million games every
-interval is narrow, and a designer asks what is off by enough to matter, not what is
-off at all. A tallied card or ability is flagged when nobody ever used it, or when its
-users' interval lies that far from the win rate of those who did not use it, counted
-at the same bots (a card the heuristic bot favours is not "strong" because that bot
-beats the random one). That flag is a correlation and says so: winners use more cards
-of every kind. Whether a card causes wins is `tavernkeep ablate`'s question (ablate.py:
-the same games with the card at a middling value); its answer, given with `--add`
-(added.py, beside tune's and ladder's), flags causes apart from those correlations.
+A group is flagged out of balance by the one definition every lab answer uses
+(stats.off_balance): its whole 95% interval lies more than the tolerance (2 points
+unless told) from the fair share (1 in the number of players), and it rests on at least
+MIN_SAMPLE games: at a million games every interval is narrow, and a designer asks what
+is off by enough to matter, not what is off at all, nor what four games happened to do.
+A tallied card or ability is flagged when nobody ever used it under any kind (a dead
+card), or when its users' interval lies that far from the win rate of those who did
+not use it, counted at the same bots (a card the heuristic bot favours is not "strong"
+because that bot beats the random one). That flag is a correlation and says so, once
+above the list: winners use more cards of every kind. Whether a card causes wins is
+`tavernkeep ablate`'s question (ablate.py: the same games with the card at a middling
+value); its answer, given with `--add` (added.py, beside tune's and ladder's), flags
+causes apart from those correlations.
 """
 
 from __future__ import annotations
@@ -22,8 +25,7 @@ import base64
 import html
 import io
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +33,36 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from tavernkeep.lab.added import CORRELATION, Answer, load_answers
+from tavernkeep.engine.errors import TavernkeepError
+from tavernkeep.lab.added import Answer, load_answers
+from tavernkeep.lab.breakdowns import (
+    NEVER,
+    Group,
+    Ints,
+    SeatGames,
+    TallyRow,
+    as_array,
+    by_bot,
+    by_fact,
+    by_seat,
+    by_setting,
+    coded,
+    length_summary,
+    seat_games,
+    tally_rows,
+)
+from tavernkeep.lab.by_value import sweep_sections
 from tavernkeep.lab.results import ResultsError, read_results
 from tavernkeep.lab.rows import CELL, SCORE_PART, SEAT_FACT, TALLY, column_name
-from tavernkeep.lab.stats import TOLERANCE, wilson_intervals
+from tavernkeep.lab.stats import (
+    TOLERANCE,
+    balance_rule,
+    points,
+    share_verdict,
+    wilson_intervals,
+)
 from tavernkeep.lab.sweep import SWEEP_COLUMN
 
-Floats = np.ndarray[Any, np.dtype[np.float64]]
-Ints = np.ndarray[Any, np.dtype[np.int64]]
 SHOWN_FLAGS = 20
 """Flags listed at the top, largest first; the tables mark the rest."""
 SEATING, CAUSE, CARD = 0, 1, 2
@@ -47,246 +71,6 @@ cards an added ablation found strong or weak (causes), then the cards whose user
 more or less (correlations), so a cause and a correlation never share a run of the list."""
 MAX_ROWS = 60
 """Rows a breakdown shows before saying how many more there are (a grid's many cells)."""
-
-
-@dataclass
-class SeatGames:
-    """The results file flattened to one entry per seat in each game."""
-
-    games: int
-    game: Ints
-    """The row (game) of each seat-game."""
-    seat: Ints
-    spec: list[str]
-    spec_code: Ints
-    win: Floats
-    fair: Floats
-    team: bool
-    turns: Ints = field(default_factory=lambda: np.zeros(0, np.int64))
-
-
-@dataclass
-class Group:
-    label: str
-    trials: int
-    wins: float
-    rate: float
-    lo: float
-    hi: float
-    fair: float
-    flagged: bool
-
-
-def as_array(table: pa.Table, name: str) -> Any:
-    return table.column(name).combine_chunks()
-
-
-def seat_games(table: pa.Table, meta: dict[str, Any], path: Path) -> SeatGames:
-    seats = as_array(table, "seats")
-    offsets = np.asarray(seats.offsets, dtype=np.int64)
-    players = np.diff(offsets)
-    n = table.num_rows
-    game = np.repeat(np.arange(n, dtype=np.int64), players)
-    seat = np.arange(len(game), dtype=np.int64) - offsets[:-1][game]
-    spec_code, spec = coded(seats.flatten())
-    team = meta.get("kind", "competitive") != "competitive"
-    if team:
-        won = np.asarray(as_array(table, "won").fill_null(False), dtype=float)
-        win = won[game]
-    else:
-        share = as_array(table, "win_share").flatten()
-        win = np.asarray(share.fill_null(0.0), dtype=float)
-    if len(win) != len(game):
-        raise ResultsError(f"{path}: win_share does not hold one number a seat")
-    turns = np.asarray(as_array(table, "turns"), dtype=np.int64)
-    fair = 1.0 / players[game]
-    return SeatGames(n, game, seat, spec, spec_code, win, fair, team, turns)
-
-
-def group_by(
-    codes: Ints,
-    labels: list[str],
-    win: Floats,
-    fair: Floats,
-    flag: bool = True,
-    tolerance: float = TOLERANCE,
-) -> list[Group]:
-    """Win rates with intervals for each code; `flag` marks intervals off the fair share
-    by more than `tolerance`."""
-    size = len(labels)
-    trials = np.bincount(codes, minlength=size)
-    wins = np.bincount(codes, weights=win, minlength=size)
-    fairs = np.bincount(codes, weights=fair, minlength=size) / np.maximum(trials, 1)
-    lo, hi = wilson_intervals(wins, trials)
-    groups = []
-    for i, label in enumerate(labels):
-        if trials[i] == 0:
-            continue
-        rate = wins[i] / trials[i]
-        off = bool(flag and (lo[i] > fairs[i] + tolerance or hi[i] < fairs[i] - tolerance))
-        groups.append(
-            Group(label, int(trials[i]), float(wins[i]), rate, lo[i], hi[i], fairs[i], off)
-        )
-    return groups
-
-
-def coded(values: Any) -> tuple[Ints, list[str]]:
-    """A code for each value and the label of each code. Text columns are read already
-    dictionary-encoded; row groups' dictionaries may repeat a label, so codes are
-    renumbered over the distinct labels."""
-    encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
-    names = [str(v) for v in encoded.dictionary.to_pylist()]
-    labels, renumber = np.unique(np.array(names, dtype=object), return_inverse=True)
-    indices = np.asarray(encoded.indices.fill_null(0), dtype=np.int64)
-    codes = renumber.astype(np.int64)[indices] if len(names) else indices
-    return codes, [str(x) for x in labels]
-
-
-# -- the sections ------------------------------------------------------------------------
-
-
-def by_seat(sg: SeatGames, tolerance: float) -> list[Group]:
-    seats = int(sg.seat.max()) + 1
-    labels = [f"seat {i + 1}" for i in range(seats)]
-    return group_by(sg.seat, labels, sg.win, sg.fair, tolerance=tolerance)
-
-
-def by_bot(sg: SeatGames, tolerance: float) -> list[Group]:
-    return group_by(sg.spec_code, sg.spec, sg.win, sg.fair, tolerance=tolerance)
-
-
-def by_fact(table: pa.Table, sg: SeatGames, column: str, tolerance: float) -> list[Group]:
-    per_seat = as_array(table, column).flatten()  # one list of labels a seat-game
-    labels = per_seat.flatten()
-    parent = np.asarray(pc.list_parent_indices(per_seat), dtype=np.int64)
-    codes, names = coded(labels)
-    return group_by(
-        codes, names, sg.win[parent], sg.fair[parent], flag=not sg.team, tolerance=tolerance
-    )
-
-
-def by_setting(table: pa.Table, sg: SeatGames, column: str, tolerance: float) -> list[Group]:
-    """Per value of a grid or sweep column (or the options): the team's win rate, or in
-    a competitive game each seat's."""
-    codes, names = coded(as_array(table, column))
-    if sg.team:
-        # The team wins or loses a game as one: count games, not seats.
-        won = np.asarray(as_array(table, "won").fill_null(False), dtype=float)
-        return group_by(codes, names, won, np.zeros(len(won)), flag=False)
-    per = codes[sg.game]
-    seats = int(sg.seat.max()) + 1
-    combined = per * seats + sg.seat
-    labels = [f"{name}, seat {s + 1}" for name in names for s in range(seats)]
-    return group_by(combined, labels, sg.win, sg.fair, tolerance=tolerance)
-
-
-@dataclass
-class TallyRow:
-    name: str
-    users: int
-    share: float
-    uses_per_game: float
-    rate: float
-    lo: float
-    hi: float
-    others: float
-    flagged: str
-
-
-def map_entries(maps: Any) -> tuple[Any, Any, Ints]:
-    """The names, counts and owning map of every entry of a map array; `list_flatten`
-    has no kernel for maps, and a map's children are not cut to a sliced array."""
-    offsets = np.asarray(maps.offsets, dtype=np.int64)
-    start, stop = int(offsets[0]), int(offsets[-1])
-    keys = maps.keys.slice(start, stop - start)
-    items = maps.items.slice(start, stop - start)
-    parent = np.repeat(np.arange(len(maps), dtype=np.int64), np.diff(offsets))
-    return keys, items, parent
-
-
-def tally_rows(
-    table: pa.Table, sg: SeatGames, column: str, known: list[str], tolerance: float = TOLERANCE
-) -> list[TallyRow]:
-    """One row a name of a tally kind: how many seat-games used it, how often, and the win
-    rate of its users beside that of everyone else at the same bots: the others' rate at
-    each bot, weighted by how many of the users that bot played."""
-    maps = as_array(table, column).flatten()  # one {name: count} a seat-game
-    if len(maps) != len(sg.win):
-        raise ResultsError(f"{column}: does not hold one tally a seat")
-    keys, items, parent = map_entries(maps)
-    counts = np.asarray(items.fill_null(0), dtype=np.int64)
-    used = counts > 0
-    keys = keys.filter(pa.array(used))
-    parent, counts = parent[used], counts[used]
-    codes, names = coded(keys) if len(keys) else (np.zeros(0, np.int64), [])
-    index = {name: i for i, name in enumerate(names)}
-    every = names + [k for k in known if k not in index]
-    size = len(every)
-    users = np.bincount(codes, minlength=size)
-    uses = np.bincount(codes, weights=counts, minlength=size)
-    user_wins = np.bincount(codes, weights=sg.win[parent], minlength=size)
-    lo, hi = wilson_intervals(user_wins, users)
-    # The same by (name, bot): the others at a bot are that bot's seat-games less its users.
-    bots = len(sg.spec)
-    pair = codes * bots + sg.spec_code[parent]
-    pair_users = np.bincount(pair, minlength=size * bots).reshape(size, bots)
-    pair_wins = np.bincount(pair, weights=sg.win[parent], minlength=size * bots).reshape(
-        size, bots
-    )
-    bot_games = np.bincount(sg.spec_code, minlength=bots)
-    bot_wins = np.bincount(sg.spec_code, weights=sg.win, minlength=bots)
-    rest_games = bot_games[None, :] - pair_users
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rest_rate = (bot_wins[None, :] - pair_wins) / rest_games
-    seat_games = len(sg.win)
-    rows = []
-    for i, name in enumerate(every):
-        weights = pair_users[i] * (rest_games[i] > 0)
-        others = (
-            float((weights * np.nan_to_num(rest_rate[i])).sum() / weights.sum())
-            if weights.sum()
-            else float("nan")
-        )
-        if users[i] == 0:
-            flag = "never used"
-        elif weights.sum() and lo[i] > others + tolerance:
-            flag = CORRELATION
-        elif weights.sum() and hi[i] < others - tolerance:
-            flag = "used by losers (a correlation)"
-        else:
-            flag = ""
-        rows.append(
-            TallyRow(
-                name,
-                int(users[i]),
-                users[i] / seat_games,
-                uses[i] / sg.games,
-                user_wins[i] / users[i] if users[i] else float("nan"),
-                float(lo[i]),
-                float(hi[i]),
-                others,
-                flag,
-            )
-        )
-    rows.sort(key=lambda r: (-r.users, r.name))
-    return rows
-
-
-def length_summary(turns: Ints) -> dict[str, float]:
-    ordered = np.sort(turns)
-    games = len(ordered)
-
-    def quantile(q: float) -> int:
-        # The smallest length that at least q of the games do not exceed.
-        return int(ordered[max(0, int(np.ceil(q * games)) - 1)])
-
-    return {
-        "mean": float(ordered.mean()),
-        "median": quantile(0.5),
-        "p90": quantile(0.9),
-        "p99": quantile(0.99),
-        "max": int(ordered[-1]),
-    }
 
 
 # -- plots ---------------------------------------------------------------------------------
@@ -347,17 +131,14 @@ def endings_plot(endings: list[tuple[str, int]], games: int) -> str:
 # -- the page ------------------------------------------------------------------------------
 
 
-def points(x: float) -> str:
-    return f"{x * 100:g} win-rate point{'' if x == 0.01 else 's'}"
-
-
 def pct(x: float) -> str:
     return "–" if x != x else f"{x:.1%}"
 
 
 def wins_text(wins: float) -> str:
-    """Whole wins as a count; shared victories leave fractions, shown to two places."""
-    return f"{wins:,.0f}" if wins == round(wins) else f"{wins:,.2f}"
+    """Wins as whole games: a shared victory leaves fractions (1/k to each of k winners),
+    and "813.83 wins" reads as a typo; the table says so under it."""
+    return f"{wins:,.0f}"
 
 
 def group_table(
@@ -378,12 +159,17 @@ def group_table(
         body.append(f"<tr{' class=off' if g.flagged else ''}>{row}</tr>")
     more = len(groups) - MAX_ROWS
     tail = f"<p>… and {more:,} more rows.</p>" if more > 0 else ""
+    if any(g.wins != round(g.wins) for g in groups):
+        tail += "<p>A victory shared by k seats counts 1/k to each; wins are rounded.</p>"
     return f"<table>{head}{''.join(body)}</table>{tail}"
 
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+/* A wide table (a tune's candidates, a sweep's values) scrolls in its own box rather
+   than running off the page. */
+.wide { overflow-x: auto; max-width: 100%; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.8em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 tr.off td { background: #fdecea; }
@@ -401,6 +187,7 @@ def wanted(names: list[str]) -> list[str]:
 
 
 def in_short(
+    played: str,
     games: int,
     first: Group | None,
     team: tuple[float, float, float] | None,
@@ -411,21 +198,17 @@ def in_short(
     dead_cards: int,
     answers: Sequence[Answer] = (),
 ) -> str:
-    """The page's answer in plain words, before any table: is the first seat favoured
+    """The page's answer in plain words, before any table: what was played and what it
+    changed (`played`), is the first seat favoured
     (`first`, the seat table's first row) or how often the table wins (`team`: its rate
     and interval), how long games last and how they end, how much is out of balance, and
     a sentence from each lab's answer added to the page."""
-    lines = []
+    lines = [played]
     if team is not None:
         rate, lo, hi = team
         lines.append(f"The table wins {pct(rate)} of games ({pct(lo)} – {pct(hi)}).")
     elif first is not None:
-        if first.lo > first.fair + tolerance:
-            verdict = "favoured"
-        elif first.hi < first.fair - tolerance:
-            verdict = "at a disadvantage"
-        else:
-            verdict = f"not more than {points(tolerance)} off its fair share"
+        verdict = share_verdict(first.rate, first.lo, first.hi, first.fair, first.trials, tolerance)
         lines.append(
             f"Is the first seat favoured? It wins {pct(first.rate)} ({pct(first.lo)} – "
             f"{pct(first.hi)}) against a fair share of {pct(first.fair)}: {verdict}."
@@ -438,14 +221,17 @@ def in_short(
             f"{html.escape(ending)} ({pct(count / games)})."
         )
     off = sum(1 for rank, _, _ in flags if rank == SEATING)
-    cards = sum(1 for rank, _, text in flags if rank == CARD and ", never:" not in text)
+    cards = sum(1 for rank, _, text in flags if rank == CARD and not text.startswith(NEVER))
     if off:
         lines.append(
             f"{off} seat, bot, label or setting{' is' if off == 1 else 's are'} out of "
-            f"balance by more than {points(tolerance)} (Flags, below)."
+            f"balance: the whole interval more than {points(tolerance)} off (Flags, below)."
         )
     else:
-        lines.append(f"No seat, bot, label or setting is off by more than {points(tolerance)}.")
+        lines.append(
+            f"No seat, bot, label or setting is out of balance (more than {points(tolerance)} "
+            "off, by its whole interval)."
+        )
     if cards:
         which = (
             "entry (a card, a quest, a place) goes"
@@ -466,104 +252,200 @@ def in_short(
     return "<p>" + " ".join(lines) + "</p>"
 
 
-def build_report(path: Path, tolerance: float = TOLERANCE, added: Sequence[Path] = ()) -> str:
-    """The page; `added`: JSON files that ablate, tune or ladder printed (--add), each a
-    section, a sentence in "In short" and (an ablation) causal flags."""
-    table, meta = read_results(path, wanted)
-    game = str(meta.get("game") or table.column("game")[0].as_py())
-    answers = load_answers(added, game, str(meta.get("pack", "standard")), tolerance)
-    sg = seat_games(table, meta, path)
-    title = str(meta.get("title") or game)
-    games = sg.games
-    parts: list[str] = []
-    flags: list[tuple[int, float, str]] = []
-    """Each flag with its rank (seats, bots and labels before cards) and how far off it is
-    (its gap in win-rate points), to list the largest first."""
-
-    def section(heading: str, body: str, question: str) -> None:
-        """A section titled by the question a designer asks of it, its breakdown named
-        under it."""
-        parts.append(f"<h2>{html.escape(question)}</h2><h3>{html.escape(heading)}</h3>{body}")
-
-    def note_flags(groups: list[Group], what: str) -> None:
-        for g in groups:
-            if g.flagged:
-                side = "above" if g.lo > g.fair else "below"
+def tally_sections(
+    table: pa.Table,
+    meta: dict[str, Any],
+    sg: SeatGames,
+    tolerance: float,
+    section: Any,
+    flags: list[tuple[int, float, str]],
+) -> int:
+    """A section a tally kind, its correlation flags, and the dead cards (a name the pack
+    could count that no kind ever counted: a card never played, a quest never tried).
+    A name one kind never counted is no dead card when another did (a card played but
+    never challenged is simply never challenged): it shows as 0 in that kind's table.
+    Returns how many dead cards there are."""
+    kinds = dict(meta.get("tally_kinds") or {})
+    # The names the pack could count under each kind (the game's `tally_names`). A kind
+    # with none declared lists what was counted.
+    declared: dict[str, list[str]] = dict(meta.get("tally_names") or {})
+    rates: dict[str, str] = dict(meta.get("tally_rates") or {})
+    rows_by_kind: dict[str, list[TallyRow]] = {}
+    for kind in kinds:
+        column = column_name(TALLY, kind)
+        if column in table.column_names:
+            known = sorted(declared.get(kind, []))
+            rows_by_kind[kind] = tally_rows(table, sg, column, known, tolerance)
+    counted = {r.name for rows in rows_by_kind.values() for r in rows if r.users}
+    possible = {name for names in declared.values() for name in names}
+    dead = sorted(possible - counted)
+    if dead:
+        # A dead card is as loud a flag as a broken one; they share one line.
+        listed = ", ".join(f"<b>{html.escape(name)}</b>" for name in dead)
+        flags.append((CARD, 1.0, f"{NEVER}: {listed}"))
+    for kind, rows_ in rows_by_kind.items():
+        heading = str(kinds[kind])
+        for r in rows_:
+            if r.flagged:
                 flags.append(
                     (
-                        SEATING,
-                        abs(g.rate - g.fair),
-                        f"{what} <b>{html.escape(g.label)}</b> wins {pct(g.rate)} "
-                        f"({pct(g.lo)} – {pct(g.hi)}), {side} the fair share {pct(g.fair)}",
+                        CARD,
+                        abs(r.rate - r.others),
+                        f"{html.escape(heading)}: <b>{html.escape(r.name)}</b> {r.flagged}: "
+                        f"its {r.users:,} users win {pct(r.rate)} ({pct(r.lo)} – "
+                        f"{pct(r.hi)}), the others at the same bots {pct(r.others)}",
                     )
                 )
+        attempts = rows_by_kind.get(rates.get(kind, ""))
+        tried = {r.name: r.uses for r in attempts or []}
+        per_try = attempts is not None
+        body = []
+        for r in rows_:
+            cells = [
+                html.escape(r.name),
+                f"{r.users:,}",
+                pct(r.share),
+                f"{r.uses_per_game:.2f}",
+                pct(r.rate) if r.users else "–",
+                f"{pct(r.lo)} – {pct(r.hi)}" if r.users else "–",
+                pct(r.others),
+                f"<span class=flag>{r.flagged}</span>" if r.flagged else "",
+            ]
+            if per_try:
+                tries = tried.get(r.name, 0)
+                lo, hi = wilson_intervals(np.array([r.uses]), np.array([tries]))
+                cells[4:4] = [
+                    f"{tries:,}",
+                    f"{pct(r.uses / tries)} ({pct(lo[0])} – {pct(hi[0])})" if tries else "–",
+                ]
+            off = " class=off" if r.flagged else ""
+            body.append(f"<tr{off}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        head = [
+            "name",
+            "seat-games using it",
+            "share of seat-games",
+            "times a game",
+            *(["attempts", "success per attempt (95%)"] if per_try else []),
+            "users' win rate",
+            "95% interval",
+            "others' win rate (same bots)",
+            "",
+        ]
+        never = [r.name for r in rows_ if not r.users and r.name not in dead]
+        note = (
+            f"<p>Never counted here (though each came up otherwise): "
+            f"{', '.join(html.escape(n) for n in never)}.</p>"
+            if never
+            else ""
+        )
+        section(
+            heading,
+            "<table><tr>"
+            + "".join(f"<th>{h}</th>" for h in head)
+            + f"</tr>{''.join(body)}</table>{note}",
+            f"{heading}: does using one go with winning? (a correlation)",
+        )
+    return len(dead)
 
-    seeds = sorted({b.get("seed") for b in meta.get("batches", [])} - {None})
-    intro = (
-        f"<p>{games:,} games from <code>{html.escape(path.name)}</code>; "
-        f"pack {html.escape(str(meta.get('pack', 'standard')))}; "
-        f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds[:6]))}"
-        f"{' …' if len(seeds) > 6 else ''}.</p>"
+
+FLAG_LEADS = {
+    SEATING: "Seats, bots, labels and settings, largest gap first:",
+    CAUSE: "Causes, from an added ablation: the same seeds played with the card and with "
+    "a middling stand-in, beyond that ablation's own tolerance:",
+    CARD: "Tallied entries that go with winning or losing. A correlation: it says who "
+    "used them, not what they did (winners use more cards of every kind); "
+    "<code>tavernkeep ablate</code> plays each against a stand-in on the same games to "
+    "tell a cause:",
+}
+
+
+def flags_html(flags: list[tuple[int, float, str]], tolerance: float) -> str:
+    """The flags, each kind under the one sentence that says what it means (said once,
+    not on every card), largest first, SHOWN_FLAGS in all."""
+    rule = f"<p>{html.escape(balance_rule(tolerance)).capitalize()}.</p>"
+    if not flags:
+        return rule + "<p>Nothing is out of balance.</p>"
+    flags = sorted(flags, key=lambda f: (f[0], -f[1]))
+    shown = flags[:SHOWN_FLAGS]
+    parts = [rule]
+    for rank, lead in FLAG_LEADS.items():
+        items = [text for r, _, text in shown if r == rank]
+        if items:
+            parts.append(f"<p>{lead}</p><ul>" + "".join(f"<li>{t}</li>" for t in items) + "</ul>")
+    more = len(flags) - SHOWN_FLAGS
+    if more > 0:
+        parts.append(f"<p>… and {more} more, marked in the tables below.</p>")
+    return "".join(parts)
+
+
+def played_text(meta: dict[str, Any], games: int, title: str) -> str:
+    """What the games were, first in "In short": the pack and what it changes from the
+    standard one (where its file is still at hand), the swept number and its values,
+    and who sat where. A designer reads a report to learn what a change did."""
+    pack = str(meta.get("pack", "standard"))
+    batches = list(meta.get("batches") or [])
+    seats = list(batches[0].get("seats", [])) if batches else []
+    by_bot: dict[str, list[int]] = {}
+    for i, spec in enumerate(seats):
+        by_bot.setdefault(str(spec), []).append(i + 1)
+    who = "; ".join(
+        f"{html.escape(spec)} in seat{'s' if len(at) > 1 else ''} " + ", ".join(map(str, at))
+        for spec, at in by_bot.items()
     )
-    if answers:
-        sources = ", ".join(f"<code>{html.escape(p.name)}</code>" for p in added)
-        intro += f"<p>With the lab's answers from {sources}: their sections close the page.</p>"
-    first: Group | None = None
-    team: tuple[float, float, float] | None = None
-    if sg.team:
-        won = float(np.asarray(as_array(table, "won").fill_null(False)).sum())
-        lo, hi = wilson_intervals(np.array([won]), np.array([games]))
-        team = (won / games, float(lo[0]), float(hi[0]))
-        intro += (
-            f"<p>The team won {int(won):,} of {games:,} games: <b>{pct(won / games)}</b> "
-            f"({pct(lo[0])} – {pct(hi[0])}).</p>"
+    text = f"{games:,} games of {html.escape(title)} with the {html.escape(pack)} pack"
+    text += f" ({who})." if who else "."
+    changes = pack_difference(str(meta.get("game", "")), pack)
+    if changes is not None:
+        text += " " + changes
+    if meta.get("sweep"):
+        values = [b.get(SWEEP_COLUMN) for b in batches if SWEEP_COLUMN in b]
+        shown = ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+        text += (
+            f" Each value of <b>{html.escape(str(meta['sweep']))}</b> ({html.escape(shown)}) "
+            "played the same seeds; the tables below give each value its own column."
         )
-    else:
-        seats = by_seat(sg, tolerance)
-        first = seats[0]
-        note_flags(seats, "Seat")
-        section(
-            "Win rate by seat",
-            rate_plot(seats, "Is any seat favoured?") + group_table(seats, "seat"),
-            "Is any seat favoured?",
-        )
-        bots = by_bot(sg, tolerance)
-        note_flags(bots, "Bot")
-        section(
-            "Win rate by bot",
-            rate_plot(bots, "Which bot wins, and by how much?") + group_table(bots, "bot"),
-            "Which bot wins, and by how much?",
-        )
+    return text
 
-    for fact, heading in dict(meta.get("seat_facts") or {}).items():
-        column = column_name(SEAT_FACT, fact)
-        if column not in table.column_names:
-            continue
-        groups = by_fact(table, sg, column, tolerance)
-        note_flags(groups, str(heading))
-        asked = f"Does any {heading} win more than the others?"
-        section(
-            f"Win rate by {heading}",
-            rate_plot(groups, asked, not sg.team) + group_table(groups, heading, not sg.team),
-            asked,
-        )
 
-    settings = [c for c in table.column_names if c.startswith(CELL) or c == SWEEP_COLUMN]
-    if not settings and len(coded(as_array(table, "options"))[1]) > 1:
-        settings = ["options"]
-    for column in settings:
-        name = str(meta.get("sweep")) if column == SWEEP_COLUMN else column.removeprefix(CELL)
-        groups = by_setting(table, sg, column, tolerance)
-        note_flags(groups, name)
-        heading = "team" if sg.team else "seat"
-        asked = f"How does the {heading}'s win rate move with {name}?"
-        section(
-            f"Win rate by {name}",
-            rate_plot(groups, asked, not sg.team)
-            + group_table(groups, name, not sg.team, "games" if sg.team else "seat-games"),
-            asked,
-        )
+def pack_difference(game_name: str, pack: str) -> str | None:
+    """A sentence naming what a pack file changes from its game's standard pack; None
+    for the standard pack itself. A file no longer at hand is said to be so."""
+    if pack == "standard" or not game_name:
+        return None
+    import tomllib
 
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.compare import change_text, pack_changes
+    from tavernkeep.lab.sweep import raw_pack
+
+    try:
+        game = get_game(game_name)
+        _, standard = raw_pack(game, None)
+        changed = tomllib.loads(Path(pack).read_text(encoding="utf-8"))
+    except (OSError, ValueError, TavernkeepError):
+        return f"(The pack file {html.escape(pack)} is not at hand: what it changes is not shown.)"
+    found = pack_changes(standard, changed)
+    if not found:
+        return "It changes nothing from the standard pack."
+    listed = "; ".join(html.escape(change_text(c)) for c in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return (
+        f"It changes {len(found)} thing{'s' if len(found) > 1 else ''} from the standard "
+        f"pack: {listed}{more}."
+    )
+
+
+def pooled_sections(
+    table: pa.Table,
+    meta: dict[str, Any],
+    sg: SeatGames,
+    tolerance: float,
+    section: Callable[[str, str, str], None],
+    flags: list[tuple[int, float, str]],
+) -> tuple[list[tuple[str, int]], int]:
+    """Game length, endings, where the score came from and the tallies, over every game
+    of the file; returns the endings, most common first, and how many dead cards."""
+    games = sg.games
     lengths = length_summary(sg.turns)
     section(
         "Game length",
@@ -607,77 +489,151 @@ def build_report(path: Path, tolerance: float = TOLERANCE, added: Sequence[Path]
             "Where do the points come from?",
         )
 
-    kinds = dict(meta.get("tally_kinds") or {})
-    dead_cards = 0
-    # The names the pack could count under each kind (the game's `tally_names`): one
-    # never counted is a dead card. A kind with none declared lists what was counted.
-    declared: dict[str, list[str]] = dict(meta.get("tally_names") or {})
-    for kind, heading in kinds.items():
-        column = column_name(TALLY, kind)
-        if column not in table.column_names:
-            continue
-        rows_ = tally_rows(table, sg, column, sorted(declared.get(kind, [])), tolerance)
-        dead = [r.name for r in rows_ if r.flagged == "never used"]
-        dead_cards += len(dead)
-        if dead:
-            # A dead card is as loud a flag as a broken one; a kind's dead cards share a line.
-            listed = ", ".join(f"<b>{html.escape(name)}</b>" for name in dead)
-            flags.append((CARD, 1.0, f"{html.escape(str(heading))}, never: {listed}"))
-        for r in rows_:
-            if r.flagged and r.flagged != "never used":
+    dead_cards = tally_sections(table, meta, sg, tolerance, section, flags)
+    return endings, dead_cards
+
+
+def swept_name(meta: dict[str, Any]) -> str | None:
+    """The entry a sweep's number belongs to, where the pack still says (see
+    sweep.swept_entry)."""
+    from tavernkeep.games import get_game
+    from tavernkeep.lab.sweep import swept_entry
+
+    pack = str(meta.get("pack", "standard"))
+    try:
+        game = get_game(str(meta.get("game")))
+        return swept_entry(game, None if pack == "standard" else pack, str(meta["sweep"]))
+    except (OSError, ValueError, KeyError, TavernkeepError):
+        return None
+
+
+def build_report(path: Path, tolerance: float = TOLERANCE, added: Sequence[Path] = ()) -> str:
+    """The page; `added`: JSON files that ablate, tune or ladder printed (--add), each a
+    section, a sentence in "In short" and (an ablation) causal flags."""
+    table, meta = read_results(path, wanted)
+    game = str(meta.get("game") or table.column("game")[0].as_py())
+    answers = load_answers(added, game, str(meta.get("pack", "standard")), tolerance)
+    sg = seat_games(table, meta, path)
+    title = str(meta.get("title") or game)
+    games = sg.games
+    parts: list[str] = []
+    flags: list[tuple[int, float, str]] = []
+    """Each flag with its rank (seats, bots and labels before cards) and how far off it is
+    (its gap in win-rate points), to list the largest first."""
+
+    def section(heading: str, body: str, question: str) -> None:
+        """A section titled by the question a designer asks of it, its breakdown named
+        under it."""
+        body = body.replace("<table>", '<div class="wide"><table>')
+        body = body.replace("</table>", "</table></div>")
+        parts.append(f"<h2>{html.escape(question)}</h2><h3>{html.escape(heading)}</h3>{body}")
+
+    def note_flags(groups: list[Group], what: str) -> None:
+        for g in groups:
+            if g.flagged:
+                side = "above" if g.lo > g.fair else "below"
                 flags.append(
                     (
-                        CARD,
-                        abs(r.rate - r.others),
-                        f"{html.escape(str(heading))}: <b>{html.escape(r.name)}</b> — those "
-                        f"who did win {pct(r.rate)} ({pct(r.lo)} – {pct(r.hi)}), the others "
-                        f"at the same bots {pct(r.others)}: {html.escape(r.flagged)}, which "
-                        "says who used it, not what it did (<code>tavernkeep ablate</code> "
-                        "plays it against a stand-in on the same games)",
+                        SEATING,
+                        abs(g.rate - g.fair),
+                        f"{what} <b>{html.escape(g.label)}</b> wins {pct(g.rate)} "
+                        f"({pct(g.lo)} – {pct(g.hi)}), {side} the fair share {pct(g.fair)}",
                     )
                 )
-        body = "".join(
-            f"<tr{' class=off' if r.flagged else ''}><td>{html.escape(r.name)}</td>"
-            f"<td>{pct(r.share)}</td><td>{r.uses_per_game:.3f}</td><td>{pct(r.rate)}</td>"
-            f"<td>{pct(r.lo) if r.users else '–'} – {pct(r.hi) if r.users else '–'}</td>"
-            f"<td>{pct(r.others)}</td><td><span class=flag>{r.flagged}</span></td></tr>"
-            for r in rows_
+
+    seeds = sorted({b.get("seed") for b in meta.get("batches", [])} - {None})
+    intro = (
+        f"<p>{games:,} games from <code>{html.escape(path.name)}</code>; "
+        f"pack {html.escape(str(meta.get('pack', 'standard')))}; "
+        f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds[:6]))}"
+        f"{' …' if len(seeds) > 6 else ''}.</p>"
+    )
+    if answers:
+        sources = ", ".join(f"<code>{html.escape(p.name)}</code>" for p in added)
+        intro += f"<p>With the lab's answers from {sources}: their sections close the page.</p>"
+    first: Group | None = None
+    team: tuple[float, float, float] | None = None
+    # A sweep's games are several runs in one file: its breakdowns come one column a
+    # value (by_value.py), never pooled over the values.
+    swept = SWEEP_COLUMN in table.column_names and bool(meta.get("sweep"))
+    if swept:
+        sweep_sections(table, meta, path, tolerance, swept_name(meta), section, note_flags)
+    elif sg.team:
+        won = float(np.asarray(as_array(table, "won").fill_null(False)).sum())
+        lo, hi = wilson_intervals(np.array([won]), np.array([games]))
+        team = (won / games, float(lo[0]), float(hi[0]))
+        intro += (
+            f"<p>The team won {int(won):,} of {games:,} games: <b>{pct(won / games)}</b> "
+            f"({pct(lo[0])} – {pct(hi[0])}).</p>"
         )
+    else:
+        seats = by_seat(sg, tolerance)
+        first = seats[0]
+        note_flags(seats, "Seat")
         section(
-            str(heading),
-            "<table><tr><th>name</th><th>seat-games using it</th><th>uses a game</th>"
-            "<th>users' win rate</th><th>95% interval</th><th>others' win rate (same bots)</th>"
-            "<th></th></tr>"
-            f"{body}</table>",
-            f"{heading}: does using one go with winning? (a correlation)",
+            "Win rate by seat",
+            rate_plot(seats, "Is any seat favoured?") + group_table(seats, "seat"),
+            "Is any seat favoured?",
+        )
+        bots = by_bot(sg, tolerance)
+        note_flags(bots, "Bot")
+        section(
+            "Win rate by bot",
+            rate_plot(bots, "Which bot wins, and by how much?") + group_table(bots, "bot"),
+            "Which bot wins, and by how much?",
         )
 
+    for fact, heading in dict(meta.get("seat_facts") or {}).items():
+        column = column_name(SEAT_FACT, fact)
+        if swept or column not in table.column_names:
+            continue
+        groups = by_fact(table, sg, column, tolerance)
+        note_flags(groups, str(heading))
+        asked = f"Does any {heading} win more than the others?"
+        section(
+            f"Win rate by {heading}",
+            rate_plot(groups, asked, not sg.team) + group_table(groups, heading, not sg.team),
+            asked,
+        )
+
+    settings = [c for c in table.column_names if c.startswith(CELL)]
+    if not settings and not swept and len(coded(as_array(table, "options"))[1]) > 1:
+        settings = ["options"]
+    for column in settings:
+        name = column.removeprefix(CELL)
+        groups = by_setting(table, sg, column, tolerance)
+        note_flags(groups, name)
+        heading = "team" if sg.team else "seat"
+        asked = f"How does the {heading}'s win rate move with {name}?"
+        section(
+            f"Win rate by {name}",
+            rate_plot(groups, asked, not sg.team)
+            + group_table(groups, name, not sg.team, "games" if sg.team else "seat-games"),
+            asked,
+        )
+
+    lengths = length_summary(sg.turns)
+    endings: list[tuple[str, int]] = []
+    dead_cards = 0
+    if not swept:
+        endings, dead_cards = pooled_sections(table, meta, sg, tolerance, section, flags)
     for a in answers:
         flags.extend((CAUSE, gap, text) for gap, text in a.causes)
         section(a.heading, a.body, a.question)
 
-    flags.sort(key=lambda f: (f[0], -f[1]))
-    more = len(flags) - SHOWN_FLAGS
-    causes = (
-        " A card flagged <i>paired, causal</i> comes from an added ablation: the same seeds "
-        "played with the card and with a middling stand-in, beyond that ablation's own "
-        "tolerance. A card flagged <i>a correlation</i> comes from these games' tallies: "
-        "who used it, not what it did."
-        if any(rank == CAUSE for rank, _, _ in flags)
-        else ""
+    flag_html = flags_html(flags, tolerance)
+    summary = in_short(
+        played_text(meta, games, title),
+        games,
+        first,
+        team,
+        lengths,
+        endings,
+        flags,
+        tolerance,
+        dead_cards,
+        answers,
     )
-    flag_html = (
-        f"<p>Off by more than {points(tolerance)} (the whole 95% interval), largest first."
-        f"{causes}</p>"
-        + "<ul>"
-        + "".join(f"<li>{text}</li>" for _, _, text in flags[:SHOWN_FLAGS])
-        + (f"<li>… and {more} more, marked in the tables below</li>" if more > 0 else "")
-        + "</ul>"
-        if flags
-        else f"<p>Nothing out of balance: every interval comes within {points(tolerance)} of "
-        "its fair share.</p>"
-    )
-    summary = in_short(games, first, team, lengths, endings, flags, tolerance, dead_cards, answers)
     about = html.escape(json.dumps({k: meta[k] for k in ("game", "pack") if k in meta}))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)} balance"

@@ -29,7 +29,7 @@ from tavernkeep.engine.match import Match
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.cluster import run_on_ray
-from tavernkeep.lab.stats import wilson_interval
+from tavernkeep.lab.stats import TOLERANCE, balance_rule, off_balance, wilson_interval
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -294,7 +294,9 @@ def simulate_many(
     return totals
 
 
-def summarize(batch: Batch, tally: Totals, workers: int, seconds: float) -> dict[str, Any]:
+def summarize(
+    batch: Batch, tally: Totals, workers: int, seconds: float, tolerance: float = TOLERANCE
+) -> dict[str, Any]:
     """The report as one JSON-ready object (the `--json` contract in the README)."""
     n, games = tally.players, tally.games
     seats = []
@@ -342,8 +344,8 @@ def summarize(batch: Batch, tally: Totals, workers: int, seconds: float) -> dict
                     "wins": float(wins),
                     "win_rate": float(wins) / seated,
                     "ci95": [lo, hi],
-                    # The fair share outside the interval: more than chance can explain.
-                    "out_of_balance": not lo <= 1 / n <= hi,
+                    # The report's own test (stats.off_balance): one meaning everywhere.
+                    "out_of_balance": off_balance(lo, hi, 1 / n, seated, tolerance) != 0,
                 }
             )
         groups[fact] = {"heading": heading, "rows": rows}
@@ -369,6 +371,12 @@ def summarize(batch: Batch, tally: Totals, workers: int, seconds: float) -> dict
         "options": batch.options,
         "players": n,
         "fair_share": 1 / n,
+        "tolerance": tolerance,
+        # Whether a seat's score says more than its win (Here to Slay's is the win):
+        # the table shows a score column only then.
+        "scored": any(
+            abs(float(tally.scores[i]) - float(tally.wins[i])) > 1e-9 * games for i in range(n)
+        ),
         "seats": seats,
         "bots": bots,
         "mean_turns": tally.turns / games,
@@ -435,6 +443,7 @@ def run_simulation(
     as_json: bool,
     out: Path | None = None,
     ray: str | None = None,
+    tolerance: float = TOLERANCE,
 ) -> dict[str, Any]:
     """The command: simulate with a progress bar, then print a table or JSON; with `out`,
     every game's row also goes to that Parquet file."""
@@ -451,7 +460,7 @@ def run_simulation(
         task = progress.add_task(f"{game_name}: playing", total=games)
         with results_file(out, [batch], games) as rows:
             tally = simulate(batch, games, workers, lambda k: progress.advance(task, k), rows, ray)
-    report = summarize(batch, tally, workers, time.perf_counter() - started)
+    report = summarize(batch, tally, workers, time.perf_counter() - started, tolerance)
     if out is not None:
         report["out"] = str(out)
     if as_json:
@@ -485,6 +494,7 @@ def results_file(
         "seat_facts": game.seat_facts,
         "score_parts": game.score_parts,
         "tally_kinds": game.tally_kinds,
+        "tally_rates": game.tally_rates,
         # Every name each kind could count, for the report's dead cards.
         "tally_names": game.tally_names(pack.content),
         **about,
@@ -514,18 +524,20 @@ def print_report(report: dict[str, Any]) -> None:
             f"the team won {team['won']:,} of {report['games']:,} games: "
             f"{team['win_rate']:.1%} ({lo:.1%} - {hi:.1%})"
         )
+    scored = report.get("scored", True)
     seats = [
         [
             str(s["seat"] + 1),
             s["agent"],
-            f"{s['wins']:g}",
             f"{s['win_rate']:.1%}",
             f"{s['ci95'][0]:.1%} - {s['ci95'][1]:.1%}",
-            f"{s['mean_score']:.2f}",
+            *([f"{s['mean_score']:.2f}"] if scored else []),
         ]
         for s in report["seats"]
     ]
-    headings = ["seat", "agent", "wins", "win rate", "95% interval", "mean score"]
+    # Wins are left out: a victory shared by k seats counts 1/k, and "2033.83 wins" is
+    # harder to read than the rate it makes over the games named above.
+    headings = ["seat", "agent", "win rate", "95% interval", *(["mean score"] if scored else [])]
     console.print(fitted([Column(h) for h in headings], seats, width))
     bots = [
         [
@@ -539,6 +551,7 @@ def print_report(report: dict[str, Any]) -> None:
     ]
     headings = ["agent", "seats", "win rate per seat", "95% interval", "fair share"]
     console.print(fitted([Column(h) for h in headings], bots, width))
+    flagged = False
     for group in report["groups"].values():
         rows = [
             [
@@ -550,9 +563,12 @@ def print_report(report: dict[str, Any]) -> None:
             ]
             for row in group["rows"]
         ]
-        headings = ["seats", "win rate", "95% interval", ""]
+        flagged = flagged or any(row["out_of_balance"] for row in group["rows"])
+        headings = ["seat-games", "win rate", "95% interval", ""]
         columns = [Column(group["heading"]), *(Column(h) for h in headings)]
         console.print(fitted(columns, rows, width))
+    if flagged:
+        console.print(escape(balance_rule(report.get("tolerance", TOLERANCE))) + ".")
     if report["score_parts"]:
         split = [
             [part["heading"], f"{part['mean_per_seat']:.2f}", f"{part['share']:.1%}"]

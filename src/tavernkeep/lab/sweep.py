@@ -3,7 +3,15 @@ balance moves before a card is printed.
 
 What varies is named by a path into the pack's TOML, written as a designer reads the
 file: `quest[The Dragon's Hoard].reward` (the [[quest]] entry whose name is The Dragon's Hoard),
-`quest[#4].goal` (the fourth [[quest]]), `brag.goal` (a field of the [brag] table).
+`quest[#4].goal` (the fourth [[quest]]), `brag.goal` (a field of the [brag] table). An
+array is named as the pack shows it: `leader[The Wild Hawk].skill.bonus` where the array
+(`bonus = [1]`) holds one number, `skill.bonus[#2]` where it holds several (naming it
+without the place is then an error that says how many there are); the same for an array
+of one table. `tavernkeep pack params GAME` lists every number of a pack by the path that
+names it (`number_paths`), and a name that is not there is one error line with the
+closest name there is. The values are a list (`1,3,5`) or, as `tune` takes a range, every
+integer from LOW to HIGH (`1..5`, at most MAX_SWEEP_VALUES).
+
 Each value is written into the raw TOML data, which then goes through the game's own
 pack loading, so a value the rules cannot take fails exactly as a designer's own pack
 file would. A name that is a game option (`round_limit`, `players`, `scenario`) varies
@@ -15,8 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import json
 import math
+import re
 import statistics
 import tempfile
 import time
@@ -41,6 +51,94 @@ from tavernkeep.lab.simulate import (
 from tavernkeep.lab.stats import Z95
 
 SWEEP_COLUMN = "sweep_value"
+
+LISTING = "tavernkeep pack params GAME"
+"""The command that lists every number of a pack, as an error names it where the game is
+not known (`listing` gives it for a game and pack)."""
+MAX_SWEEP_VALUES = 50
+"""Values a sweep's range may hold: each is a batch of every game, so a range of hundreds
+is more likely a slip (1..500 for 1..5) than a plan."""
+RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def listing(game: str, pack: str | None = None) -> str:
+    """The command that lists every number of `game`'s pack, to quote in an error."""
+    return f"tavernkeep pack params {game}" + (f" --pack {pack}" if pack else "")
+
+
+def hint(word: str, known: list[str], what: str, listed: str) -> str:
+    """The end of an error about a name that is not there: the closest name, or the names
+    there are, and where to find them all."""
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean '{close[0]}'? ({listed} lists every number)"
+    shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
+    return f" ({what}: {shown or 'none'}; {listed} lists every number)"
+
+
+def is_number(value: Any) -> bool:
+    # TOML's true and false are bools, which Python counts as ints: never a number here.
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def described(value: Any) -> str:
+    """What a path names instead of a number, short enough for a one-line error."""
+    if isinstance(value, dict):
+        return f"a table ({', '.join(value)})"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def tables_or_numbers(items: list[Any]) -> bool:
+    """Whether a path can name each of an array's items: all numbers or all tables (an
+    array of arrays, Rage's hexes, holds numbers no path names)."""
+    return all(is_number(v) for v in items) or all(isinstance(v, dict) for v in items)
+
+
+def entry_step(key: str, items: list[dict[str, Any]], index: int) -> str:
+    """How a path names the `index`th (from 0) table of the array `key`: by its name
+    where the name is its own and a path can hold it, without brackets where it is the
+    only one, else by its place."""
+    name = items[index].get("name")
+    names = [e.get("name") for e in items]
+    if (
+        isinstance(name, str)
+        and name.strip() == name
+        and name
+        and not name.startswith("#")
+        and "]" not in name
+        and names.count(name) == 1
+    ):
+        return f"{key}[{name}]"
+    if len(items) == 1:
+        return key
+    return f"{key}[#{index + 1}]"
+
+
+def number_paths(node: dict[str, Any], prefix: str = "") -> list[tuple[str, int | float]]:
+    """Every number in a pack's raw TOML data (or under one table of it), in the file's
+    order, each with the path that sweep, tune and ablate name it by (`pack params`):
+    an array holding one number is named without [#1], one holding several by place."""
+    found: list[tuple[str, int | float]] = []
+    for key, value in node.items():
+        here = f"{prefix}.{key}" if prefix else key
+        if is_number(value):
+            found.append((here, value))
+        elif isinstance(value, dict):
+            found += number_paths(value, here)
+        elif isinstance(value, list) and value and tables_or_numbers(value):
+            if all(is_number(v) for v in value):
+                if len(value) == 1:
+                    found.append((here, value[0]))
+                else:
+                    found += [(f"{here}[#{i}]", v) for i, v in enumerate(value, start=1)]
+                continue
+            for i, entry in enumerate(value):
+                step = entry_step(key, value, i)
+                found += number_paths(entry, f"{prefix}.{step}" if prefix else step)
+    return found
 
 
 @dataclass(frozen=True)
@@ -104,11 +202,15 @@ def parse_path(text: str) -> list[Step]:
         i = j + 1
 
 
-def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[Any, str | int]:
+def locate(
+    raw: dict[str, Any], path: list[Step], text: str, listed: str = LISTING
+) -> tuple[Any, str | int]:
     """The table (or array) in a pack's raw TOML data that holds the number at `path`,
     and its key (or index) there: absent where the pack leaves the field at its default;
-    an index where the path ends in an array of numbers (`skill.bonus[#1]`). One clear
-    error if the path names nothing there or something that is not a number."""
+    an index where the path ends in an array of numbers (`skill.bonus[#1]`, or
+    `skill.bonus` where the array holds one number). One clear error if the path names
+    nothing there or something that is not one number; `listed` is the command that
+    lists the pack's numbers, which the error quotes."""
     node: Any = raw
     where = ""
     for depth, step in enumerate(path):
@@ -116,13 +218,13 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[Any, str |
         if not isinstance(node, dict):
             raise ConfigError(f"'{text}': {where} is not a table with fields")
         if step.key not in node:
-            known = ", ".join(sorted(node)) or "none"
             if last and step.name is None and step.number is None and where:
                 # A field the pack leaves at its default: validation will say whether
-                # the game knows it.
+                # the game knows it (and, if not, the field it most likely means).
                 return node, step.key
             raise ConfigError(
-                f"'{text}': no '{step.key}' in {where or 'the pack'} (there: {known})"
+                f"'{text}': no '{step.key}' in {where or 'the pack'}"
+                + hint(step.key, list(node), "there", listed)
             )
         child = node[step.key]
         here = f"{where}.{step.key}" if where else step.key
@@ -130,7 +232,9 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[Any, str |
         slot: str | int = step.key
         if step.name is not None or step.number is not None:
             if not isinstance(child, list):
-                raise ConfigError(f"'{text}': '{here}' is one table, not a list to pick from")
+                raise ConfigError(
+                    f"'{text}': '{here}' is {described(child)}, not a list to pick from"
+                )
             if step.number is not None:
                 if not 1 <= step.number <= len(child):
                     raise ConfigError(
@@ -140,34 +244,61 @@ def locate(raw: dict[str, Any], path: list[Step], text: str) -> tuple[Any, str |
                 holder, slot = child, step.number - 1
                 child = child[step.number - 1]
             else:
-                found = [e for e in child if isinstance(e, dict) and e.get("name") == step.name]
-                if not found:
-                    names = [str(e.get("name")) for e in child if isinstance(e, dict)]
+                tables = [e for e in child if isinstance(e, dict)]
+                if not tables:
                     raise ConfigError(
-                        f"'{text}': no {step.key} named '{step.name}' "
-                        f"(names: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''})"
+                        f"'{text}': '{here}' holds no named entries: say which by its "
+                        f"place, {here}[#1] to [#{len(child)}]"
+                    )
+                found = [e for e in tables if e.get("name") == step.name]
+                if not found:
+                    names = [str(e["name"]) for e in tables if "name" in e]
+                    raise ConfigError(
+                        f"'{text}': no {step.key} named '{step.name}'"
+                        + hint(str(step.name), names, "names", listed)
                     )
                 child = found[0]
             here = str(step) if not where else f"{where}.{step}"
+        elif isinstance(child, list) and len(child) == 1:
+            # One number (`bonus = [1]`) or one table (`effect = [{...}]`) in an array:
+            # the path names it as the pack shows it, without [#1].
+            holder, slot = child, 0
+            child = child[0]
+        elif isinstance(child, list) and len(child) > 1 and tables_or_numbers(child):
+            # Several: which one is the designer's to say, never a silent first.
+            if all(is_number(v) for v in child):
+                shown = ", ".join(str(v) for v in child[:6]) + (", ..." if len(child) > 6 else "")
+                what, by_name = f"{len(child)} numbers ({shown})", ""
+            else:
+                named = all(isinstance(e.get("name"), str) for e in child)
+                what, by_name = f"{len(child)} entries", f" or {here}[Name]" if named else ""
+            raise ConfigError(
+                f"'{text}': '{here}' holds {what}: say which, {here}[#1] to "
+                f"[#{len(child)}]{by_name}"
+            )
         if last:
-            if isinstance(child, bool) or not isinstance(child, int | float):
-                raise ConfigError(f"'{text}': '{here}' holds {child!r}, not a number")
+            if not is_number(child):
+                raise ConfigError(f"'{text}': '{here}' holds {described(child)}, not a number")
             return holder, slot
         node = child
         where = here
     raise ConfigError(f"'{text}': an empty path")
 
 
-def set_number(raw: dict[str, Any], path: list[Step], value: float, text: str) -> None:
+def set_number(
+    raw: dict[str, Any], path: list[Step], value: float, text: str, listed: str = LISTING
+) -> None:
     """Write `value` at `path` in a pack's raw TOML data (see `locate`)."""
-    node, key = locate(raw, path, text)
+    node, key = locate(raw, path, text, listed)
     node[key] = value
 
 
-def get_number(raw: dict[str, Any], path: list[Step], text: str) -> float | None:
+def get_number(
+    raw: dict[str, Any], path: list[Step], text: str, listed: str = LISTING
+) -> float | None:
     """The number at `path` in a pack's raw TOML data; None where the pack leaves it at
     its default."""
-    node, key = locate(raw, path, text)
+    node, key = locate(raw, path, text, listed)
     value = node[key] if isinstance(key, int) else node.get(key)
     return None if value is None else float(value)
 
@@ -190,7 +321,10 @@ def load_raw(game: Game[Any, Any], raw: dict[str, Any], label: str) -> Pack[Any]
         try:
             pack = game.load_pack(str(edited))
         except ContentError as exc:
-            raise ContentError(str(exc).replace(str(edited), label)) from None
+            # A line of the file written here is no line of the designer's file: the
+            # error names the change (the label) and the field, without it.
+            said = re.sub(re.escape(str(edited)) + r"(: line \d+)?", lambda _: label, str(exc))
+            raise ContentError(said) from None
     return dataclasses.replace(pack, name=label)
 
 
@@ -206,31 +340,49 @@ def number(text: str, param: str) -> float:
         raise ConfigError(f"--set {param}: '{value}' is not a number") from None
 
 
-def top_level_number(game: Game[Any, Any], source: str | None, key: str) -> bool:
-    """Whether the pack's file holds a number under `key` at its top level."""
-    base = game.load_pack(source)
-    _, path = resolve_pack_path(base.name, game.content_dir)
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    value = raw.get(key)
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def edited_pack(game: Game[Any, Any], source: str | None, param: str, value: float) -> Pack[Any]:
+def edited_pack(
+    game: Game[Any, Any], source: str | None, param: str, value: float, listed: str = LISTING
+) -> Pack[Any]:
     """The pack `source` with the number at `param` set to `value`, loaded and validated
     the way the game loads any pack."""
     name, raw = raw_pack(game, source)
-    set_number(raw, parse_path(param), value, param)
+    set_number(raw, parse_path(param), value, param, listed)
     return load_raw(game, raw, f"{name} with {param}={value}")
 
 
 def split_set(text: str) -> tuple[str, list[str]]:
+    """`PARAM=v1,v2,...` or `PARAM=LOW..HIGH` (every integer from LOW to HIGH, as tune
+    takes a range) -> PARAM and its values, as text."""
     param, sep, values = text.rpartition("=")
     if not sep or not param.strip():
-        raise ConfigError(f"--set '{text}': expected PARAM=v1,v2,... e.g. quest[Name].reward=1,2,3")
+        raise ConfigError(
+            f"--set '{text}': expected PARAM=v1,v2,... or PARAM=LOW..HIGH, "
+            "e.g. quest[Name].reward=1,2,3 or quest[Name].reward=1..5"
+        )
+    param = param.strip()
+    found = RANGE.match(values)
+    if found:
+        low_text, high_text = found.groups()
+        if "." in low_text or "." in high_text:
+            # A sweep plays every value of its range: decimals have no "every", so they
+            # are the designer's to list.
+            raise ConfigError(
+                f"--set {param}: a sweep's range LOW..HIGH is of whole numbers; list "
+                f"decimals with commas, e.g. {param}=0.5,1,1.5"
+            )
+        low, high = int(low_text), int(high_text)
+        if low > high:
+            raise ConfigError(f"--set {param}: the range {values.strip()} is empty (LOW..HIGH)")
+        if high - low + 1 > MAX_SWEEP_VALUES:
+            raise ConfigError(
+                f"--set {param}: the range {values.strip()} is {high - low + 1} values, each "
+                f"a batch of every game; a sweep takes at most {MAX_SWEEP_VALUES}"
+            )
+        return param, [str(v) for v in range(low, high + 1)]
     items = [v.strip() for v in values.split(",")]
     if not any(items) or not all(items):
         raise ConfigError(f"--set '{text}': give the values after '=', separated by commas")
-    return param.strip(), items
+    return param, items
 
 
 def sweep_batches(
@@ -272,18 +424,26 @@ def sweep_batches(
                     )
                 )
     else:
-        if "." not in param and "[" not in param and not top_level_number(game, pack, param):
+        listed = listing(game.name, pack)
+        _, raw = raw_pack(game, pack)
+        if "." not in param and "[" not in param and param not in raw:
             # A bare word may still be one of the pack's own top-level numbers (Rage's
-            # `dawn`, the length of the night): anything else is a mistake to name.
-            known = ", ".join(name for name in fields if name != "players")
+            # `dawn`, the length of the night): anything else is a mistake to name, most
+            # likely a slip of an option's or a number's name.
+            known = [name for name in fields if name != "players"] + ["players"]
+            close = difflib.get_close_matches(param, [*known, *raw], n=1, cutoff=0.6)
             raise ConfigError(
-                f"--set {param}: not a game option ({known}, players) nor a number in the "
-                f"pack such as quest[Name].reward or dawn"
+                f"--set {param}: not a game option nor a number in the pack"
+                + (
+                    f"; did you mean '{close[0]}'? ({listed} lists every number)"
+                    if close
+                    else f" (options: {', '.join(known)}; {listed} lists every number)"
+                )
             )
         for text in values:
             value = number(text, param)
             typed.append(value)
-            loaded = edited_pack(game, pack, param, value)
+            loaded = edited_pack(game, pack, param, value, listed)
             batches.append(
                 Batch(game.name, tuple(seats or default_seats(game)), options, pack, seed, loaded)
             )
@@ -401,17 +561,24 @@ def run_sweep(
 def swept_entry(game: Game[Any, Any], pack: str | None, param: str) -> str | None:
     """The name of the card a pack number belongs to (`quest[The Dragon's Hoard].reward`:
     The Dragon's Hoard; `leader[#2].skill.bonus`: the second leader's name), if any."""
-    if "[" not in param:
-        return None
+    if "." not in param and "[" not in param:
+        return None  # an option, or a number at the top of the pack: no card's
     first = parse_path(param)[0]
     if first.name is not None:
         return first.name
     _, raw = raw_pack(game, pack)
     table = raw.get(first.key)
-    if first.number is not None and isinstance(table, list) and 0 < first.number <= len(table):
+    if not isinstance(table, list):
+        return None
+    if first.number is None and len(table) == 1:
+        # The one entry of its kind, named without brackets as the pack shows it.
+        named = table[0]
+    elif first.number is not None and 0 < first.number <= len(table):
         named = table[first.number - 1]
-        if isinstance(named, dict) and isinstance(named.get("name"), str):
-            return str(named["name"])
+    else:
+        return None
+    if isinstance(named, dict) and isinstance(named.get("name"), str):
+        return str(named["name"])
     return None
 
 

@@ -17,31 +17,46 @@ games), and those are the figures printed, with 95% intervals: a candidate picke
 best of many on the same seeds flatters itself on those seeds. Each run's trials live in
 an SQLite file in the output folder, so an interrupted tune, run again as it was, picks
 up where it stopped. For each run's best it writes the changes as a TOML patch and the
-whole pack with them, ready for `--pack`.
+whole pack with them, ready for `--pack`: the pack's own file with only the changed
+numbers edited in its text (tomlkit keeps its comments and layout), so a designer's diff
+of the two shows the change and nothing else.
+
+What it prints is meant to be acted on: each target in the words a designer gives it
+("every seat within 2 points of its fair share"), each candidate's changes (the params it
+left at the pack's own value on one line apart), every rate with its 95% interval, and,
+for a target missed, which one and by how much ("seat 3 (bot:heuristic) is 6.1 points
+under its fair share"), not only that one was.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import time
+import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tavernkeep import build
+from tavernkeep.engine.content import resolve_pack_path
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate, summarize
-from tavernkeep.lab.stats import TOLERANCE
+from tavernkeep.lab.stats import TOLERANCE, Z95, points, tolerance_points
 from tavernkeep.lab.sweep import (
+    LISTING,
     Step,
     default_seats,
     get_number,
+    listing,
     load_raw,
+    locate,
     parse_path,
     raw_pack,
     set_number,
@@ -79,9 +94,11 @@ class Param:
         return int(value) if self.integer or value == int(value) else value
 
 
-def parse_param(text: str, raw: dict[str, Any]) -> Param:
+def parse_param(text: str, raw: dict[str, Any], listed: str = LISTING) -> Param:
     """`quest[Rats in the Cellar].reward=1..20` (integers, or decimals if either bound
-    has a point) or `brag.goal=3,4,5`: one clear error for anything else."""
+    has a point) or `brag.goal=3,4,5`: one clear error for anything else. The path is
+    sweep's (an array of one number named without [#1]); a name not in the pack is an
+    error with the closest there is and `listed`, the command that lists them all."""
     path_text, sep, values = text.rpartition("=")
     path_text = path_text.strip()
     if not sep or not path_text or not values.strip():
@@ -90,7 +107,7 @@ def parse_param(text: str, raw: dict[str, Any]) -> Param:
             "e.g. quest[Rats in the Cellar].reward=1..20"
         )
     path = tuple(parse_path(path_text))
-    start = get_number(raw, list(path), path_text)
+    start = get_number(raw, list(path), path_text, listed)
     found = RANGE.match(values)
     if found:
         low_text, high_text = found.groups()
@@ -138,18 +155,66 @@ class Target:
         return abs(float(summary["team"]["win_rate"]) - self.goal)
 
     def words(self) -> str:
+        """The target as a designer says it: a win rate's tolerance in points, as
+        `--tolerance` and the report give theirs."""
         if self.kind == "fair":
-            return f"every seat within {self.tolerance:.0%} of its fair share"
+            return f"every seat within {points(self.tolerance)} of its fair share"
         if self.kind == "label":
-            return f"every {self.fact} label's win rate within {self.tolerance:.0%} of each other's"
+            return (
+                f"every {self.fact} label's win rate within {points(self.tolerance)} "
+                "of each other's"
+            )
         if self.kind == "turns":
-            return f"a mean game of {self.goal:g} turns, within {self.tolerance:g}"
-        return f"the table wins {self.goal:.0%} of games, within {self.tolerance:.0%}"
+            return f"a mean game of {self.goal:g} turns, within {self.tolerance:g} turns"
+        return f"the table wins {percent(self.goal)} of games, within {points(self.tolerance)}"
+
+    def miss(self, summary: dict[str, Any]) -> str | None:
+        """None when the figures meet this target; else who misses it and by how much,
+        so the designer knows what to look at, not only that something is off."""
+        if self.gap(summary) <= self.tolerance:
+            return None
+        if self.kind == "fair":
+            fair = float(summary["fair_share"])
+            worst, seat = max(
+                enumerate(summary["seats"]), key=lambda s: abs(float(s[1]["win_rate"]) - fair)
+            )
+            rate = float(seat["win_rate"])
+            side = "over" if rate > fair else "under"
+            return (
+                f"seat {worst + 1} ({seat['agent']}) is {abs(rate - fair) * 100:.1f} points "
+                f"{side} its fair share ({rate:.1%} against {fair:.1%})"
+            )
+        if self.kind == "label":
+            rows = sorted(summary["groups"][self.fact]["rows"], key=lambda r: -float(r["win_rate"]))
+            best, worst = rows[0], rows[-1]
+            return (
+                f"{best['label']} wins {float(best['win_rate']):.1%} and {worst['label']} "
+                f"{float(worst['win_rate']):.1%}: {self.gap(summary) * 100:.1f} points apart"
+            )
+        if self.kind == "turns":
+            mean = float(summary["mean_turns"])
+            side = "over" if mean > self.goal else "short of"
+            return (
+                f"the mean game is {mean:.1f} turns, {abs(mean - self.goal):.1f} "
+                f"{side} {self.goal:g}"
+            )
+        rate = float(summary["team"]["win_rate"])
+        side = "over" if rate > self.goal else "under"
+        return (
+            f"the table wins {rate:.1%}, {abs(rate - self.goal) * 100:.1f} points "
+            f"{side} {percent(self.goal)}"
+        )
+
+
+def percent(rate: float) -> str:
+    """A goal as given: 0.5 is "50%", 0.455 "45.5%" (not rounded to a goal not asked)."""
+    return f"{round(rate * 100, 6):g}%"
 
 
 def parse_target(text: str, game: Game[Any, Any]) -> Target:
-    """`fair`, `fair:0.03`, `label:leader`, `label:leader:0.02`, `turns=40`,
-    `turns=40:4`, `team=0.5`, `team=0.5:0.03`."""
+    """`fair`, `fair:3`, `label:leader`, `label:leader:2`, `turns=40`, `turns=40:4`,
+    `team=0.5`, `team=0.5:3`: a win rate's tolerance in points as people say them (3 is
+    3 points, as `--tolerance` everywhere), a game length's in turns."""
     word = text.strip()
 
     def tolerance(raw: str, kind: str) -> float:
@@ -157,11 +222,11 @@ def parse_target(text: str, game: Game[Any, Any]) -> Target:
             value = float(raw)
         except ValueError:
             raise ConfigError(f"--target {word}: the tolerance '{raw}' is not a number") from None
-        if value <= 0 or (kind != "turns" and value >= 1):
-            raise ConfigError(
-                f"--target {word}: the tolerance must be above 0 (a win rate's, below 1)"
-            )
-        return value
+        if value <= 0:
+            raise ConfigError(f"--target {word}: the tolerance must be above 0")
+        if kind == "turns":
+            return value
+        return tolerance_points(value, f"--target {word}")
 
     if word.startswith("turns=") or word.startswith("team="):
         kind, _, rest = word.partition("=")
@@ -208,6 +273,8 @@ class Tuning:
     options: dict[str, Any]
     pack_name: str
     raw: dict[str, Any]
+    text: str
+    """The pack file's own text, comments and all: the whole pack written is this, edited."""
     params: list[Param]
     targets: list[Target]
     least_change: float
@@ -221,12 +288,47 @@ class Tuning:
         changes = ", ".join(f"{p.text}={p.shown(values[p.text])}" for p in self.params)
         return raw, load_raw(self.game, raw, f"{self.pack_name} with {changes}")
 
+    def changed(self, values: dict[str, float]) -> list[Param]:
+        """The params a candidate moves off the pack's own value (a field the pack
+        leaves at its default counts as moved: its default is the game's, not the
+        file's, and the candidate writes it)."""
+        return [
+            p for p in self.params if p.start is None or p.shown(values[p.text]) != p.shown(p.start)
+        ]
+
+    def pack_file_with(self, values: dict[str, float]) -> str:
+        """The whole pack as a file: the pack's own text with only the changed numbers
+        edited, through tomlkit, whose document is the dicts and lists `set_number`
+        walks and which writes back every comment, blank line and inline table as it
+        was (tomli_w, from raw data, would drop the comments that explain the numbers)."""
+        import tomlkit
+
+        doc = tomlkit.parse(self.text)
+        for param in self.changed(values):
+            value: float = param.shown(values[param.text])
+            node, key = locate(doc, list(param.path), param.text)
+            old = node[key] if isinstance(key, int) else node.get(key)
+            if isinstance(old, float):
+                # A decimal field stays one (`0.5` tuned to 1 reads `1.0`), as a
+                # designer wrote it.
+                value = float(value)
+            set_number(doc, list(param.path), value, param.text)
+        return tomlkit.dumps(doc)
+
     def play(self, values: dict[str, float], seed: int, games: int) -> dict[str, Any]:
         """A candidate's summary (`simulate --json`'s figures) over `games` games."""
         _, pack = self.pack_with(values)
-        batch = Batch(self.game.name, self.seats, self.options, None, seed, pack)
+        return self.summary(
+            Batch(self.game.name, self.seats, self.options, None, seed, pack), games
+        )
+
+    def summary(self, batch: Batch, games: int) -> dict[str, Any]:
+        """`simulate --json`'s figures, and the mean game length's 95% interval (a turns
+        target's figure deserves its interval as much as a win rate does)."""
         tally = simulate(batch, games, self.workers, ray=self.ray)
-        return summarize(batch, tally, self.workers, 0.0)
+        summary = summarize(batch, tally, self.workers, 0.0)
+        summary["mean_turns_ci95"] = mean_interval(tally.lengths)
+        return summary
 
     def change(self, values: dict[str, float]) -> float:
         """How far the candidate moved the pack: each param's move over its range."""
@@ -243,7 +345,27 @@ class Tuning:
         return misses + self.least_change * self.change(values)
 
     def meets(self, summary: dict[str, Any]) -> bool:
-        return all(t.gap(summary) <= t.tolerance for t in self.targets)
+        return all(t.miss(summary) is None for t in self.targets)
+
+    def misses(self, summary: dict[str, Any]) -> list[dict[str, str]]:
+        """Each target missed, in its words, and who misses it by how much."""
+        return [
+            {"target": t.words(), "said": said}
+            for t in self.targets
+            if (said := t.miss(summary)) is not None
+        ]
+
+
+def mean_interval(lengths: Counter[int]) -> list[float]:
+    """The 95% interval of a mean game length from the games' lengths (the normal
+    approximation: a mean over thousands of games is as near normal as it needs)."""
+    games = sum(lengths.values())
+    mean = sum(t * c for t, c in lengths.items()) / games
+    if games < 2:
+        return [mean, mean]
+    variance = sum(c * (t - mean) ** 2 for t, c in lengths.items()) / (games - 1)
+    half = Z95 * math.sqrt(variance / games)
+    return [mean - half, mean + half]
 
 
 def run_tune(
@@ -272,7 +394,8 @@ def run_tune(
     if not targets:
         raise ConfigError("tune needs at least one --target, e.g. fair or turns=30")
     pack_name, raw = raw_pack(game, pack)
-    parsed = [parse_param(text, raw) for text in params]
+    file_text = pack_text(game, pack)
+    parsed = [parse_param(text, raw, listing(game.name, pack)) for text in params]
     names = [p.text for p in parsed]
     if len(set(names)) != len(names):
         raise ConfigError("--param: a number is named twice")
@@ -285,6 +408,7 @@ def run_tune(
         options,
         pack_name,
         raw,
+        file_text,
         parsed,
         wanted,
         least_change,
@@ -364,10 +488,7 @@ def run_tune(
         # The held-out check: each run's best, and the pack as it is, on fresh seeds.
         fresh = derive_seed(batch_seed, "held-out")
         check = progress.add_task(f"{game.name}: held-out check", total=len(bests) + 1)
-        base_batch = Batch(game.name, table, options, pack, fresh)
-        base_summary = summarize(
-            base_batch, simulate(base_batch, holdout, workers, ray=ray), workers, 0.0
-        )
+        base_summary = tuning.summary(Batch(game.name, table, options, pack, fresh), holdout)
         progress.advance(check)
         candidates = []
         for run, values, value in bests:
@@ -375,21 +496,24 @@ def run_tune(
             progress.advance(check)
             candidates.append((run, values, value, summary))
     candidates.sort(key=lambda c: tuning.score(c[1], c[3]))
-    import tomli_w
-
     results = []
     for rank, (run, values, value, summary) in enumerate(candidates, start=1):
         raw_best, _ = tuning.pack_with(values)
         patch = out / f"best-{rank}.patch.toml"
         whole = out / f"best-{rank}.toml"
         write_patch(patch, tuning, values, summary)
-        whole.write_text(tomli_w.dumps(raw_best), encoding="utf-8")
+        written = tuning.pack_file_with(values)
+        # The file must be the pack the candidate was played with, not a near copy.
+        assert tomllib.loads(written) == raw_best, f"{whole}: not the pack played"
+        whole.write_text(written, encoding="utf-8")
         results.append(
             {
                 "rank": rank,
                 "run": run,
                 "values": {p.text: p.shown(values[p.text]) for p in parsed},
                 "from": {p.text: p.shown(p.start) if p.start is not None else None for p in parsed},
+                # The params it moves off the pack's own value: the others it leaves be.
+                "changed": [p.text for p in tuning.changed(values)],
                 "search_score": value,
                 "held_out": figures(tuning, summary),
                 "meets_targets": tuning.meets(summary),
@@ -433,6 +557,7 @@ def figures(tuning: Tuning, summary: dict[str, Any]) -> dict[str, Any]:
         ],
         "team": summary["team"],
         "mean_turns": summary["mean_turns"],
+        "mean_turns_ci95": summary["mean_turns_ci95"],
         "labels": {
             t.fact: [
                 {"label": r["label"], "win_rate": r["win_rate"], "ci95": r["ci95"]}
@@ -442,21 +567,31 @@ def figures(tuning: Tuning, summary: dict[str, Any]) -> dict[str, Any]:
             if t.kind == "label"
         },
         "gaps": {t.words(): t.gap(summary) for t in tuning.targets},
+        "missed": tuning.misses(summary),
     }
+
+
+def pack_text(game: Game[Any, Any], source: str | None) -> str:
+    """The text of the pack file `raw_pack` reads, comments and all."""
+    _, path = resolve_pack_path(game.load_pack(source).name, game.content_dir)
+    return path.read_text(encoding="utf-8")
 
 
 def write_patch(
     path: Path, tuning: Tuning, values: dict[str, float], summary: dict[str, Any]
 ) -> None:
-    """The changes as TOML a designer reads: each number, from what to what."""
+    """The changes as TOML a designer reads: each number it moves, from what to what;
+    the params it leaves at the pack's own value are named apart, not as a change."""
     import tomli_w
 
+    moved = tuning.changed(values)
     lines = {
         "tune": {
             "game": tuning.game.name,
             "pack": tuning.pack_name,
             "targets": [t.words() for t in tuning.targets],
             "held_out_meets_targets": tuning.meets(summary),
+            "unchanged": [p.text for p in tuning.params if p not in moved],
         },
         "change": [
             {
@@ -464,7 +599,7 @@ def write_patch(
                 **({"from": p.shown(p.start)} if p.start is not None else {}),
                 "to": p.shown(values[p.text]),
             }
-            for p in tuning.params
+            for p in moved
         ],
     }
     path.write_text(tomli_w.dumps(lines), encoding="utf-8")
@@ -475,33 +610,61 @@ def print_tune(result: dict[str, Any]) -> None:
     from rich.markup import escape
 
     console = Console()
+    runs, workers = result["runs"], result["workers"]
     console.print(
-        f"[bold]{escape(result['game'])}[/]: {result['runs']} run(s) of "
+        f"[bold]{escape(result['game'])}[/]: {runs} run{'s' if runs != 1 else ''} of "
         f"{result['trials_per_run']} trials, {result['games_per_trial']:,} games a trial on "
         f"the same seeds; held out: {result['held_out_games']:,} fresh games a candidate; "
-        f"seed {result['seed']}, {result['workers']} worker(s), {result['build']} build, "
-        f"{result['elapsed_seconds']:.1f} s"
+        f"seed {result['seed']}, {workers} worker{'s' if workers != 1 else ''}, "
+        f"{result['build']} build, {result['elapsed_seconds']:.1f} s"
     )
     console.print("targets: " + "; ".join(escape(t) for t in result["targets"]))
 
-    def line(name: str, fig: dict[str, Any]) -> None:
-        seats = ", ".join(
-            f"{s['win_rate']:.1%} ({s['ci95'][0]:.1%}-{s['ci95'][1]:.1%})" for s in fig["seats"]
-        )
-        team = fig["team"]
-        extra = f"; the table wins {team['win_rate']:.1%}" if team else ""
-        console.print(f"{escape(name)}: seats {seats}; {fig['mean_turns']:.1f} turns{extra}")
-        for fact, rows in fig["labels"].items():
-            cells = ", ".join(f"{escape(r['label'])} {r['win_rate']:.1%}" for r in rows)
-            console.print(f"  {escape(fact)}: {cells}")
+    def rate(figure: dict[str, Any]) -> str:
+        lo, hi = figure["ci95"]
+        return f"{figure['win_rate']:.1%} ({lo:.1%}-{hi:.1%})"
 
-    line("the pack as it is (held-out games)", result["as_it_is"])
+    def held(name: str, fig: dict[str, Any]) -> None:
+        """The held-out figures, every rate with its 95% interval, then each target
+        missed and by whom."""
+        seats = ", ".join(rate(s) for s in fig["seats"])
+        lo, hi = fig["mean_turns_ci95"]
+        turns = f"{fig['mean_turns']:.1f} turns ({lo:.1f}-{hi:.1f})"
+        team = f"; the table wins {rate(fig['team'])}" if fig["team"] else ""
+        console.print(f"{escape(name)}: seats {seats}; {turns}{team}")
+        for fact, rows in fig["labels"].items():
+            cells = ", ".join(f"{escape(r['label'])} {rate(r)}" for r in rows)
+            console.print(f"  {escape(fact)}: {cells}")
+        for missed in fig["missed"]:
+            console.print(f"  missed: {escape(missed['target'])} — {escape(missed['said'])}")
+
+    def was(best: dict[str, Any], name: str) -> str:
+        start = best["from"][name]
+        return "default" if start is None else str(start)
+
+    held("the pack as it is (held-out games)", result["as_it_is"])
+    targets = len(result["targets"])
     for best in result["best"]:
-        changes = ", ".join(
-            f"{escape(k)}: {best['from'][k] if best['from'][k] is not None else 'default'} -> {v}"
-            for k, v in best["values"].items()
-        )
-        verdict = "meets every target" if best["meets_targets"] else "misses a target"
-        console.print(f"[bold]#{best['rank']}[/] (run {best['run']}) {changes}: {verdict}")
-        line("  held-out games", best["held_out"])
+        missed = best["held_out"]["missed"]
+        if not missed:
+            verdict = "meets every target"
+        elif targets == 1:
+            verdict = "misses its target"
+        else:
+            verdict = f"misses {len(missed)} of {targets} targets"
+        console.print(f"[bold]#{best['rank']}[/] (run {best['run']}): {verdict}")
+        moved = best["changed"]
+        if moved:
+            changes = ", ".join(
+                f"{escape(k)} {escape(was(best, k))} -> {best['values'][k]}" for k in moved
+            )
+            console.print(f"  changes: {changes}")
+        else:
+            console.print("  changes: none (the pack as it is was the best this run found)")
+        kept = [k for k in best["values"] if k not in moved]
+        if kept:
+            console.print(
+                "  unchanged: " + ", ".join(f"{escape(k)} ({was(best, k)})" for k in kept)
+            )
+        held("  held-out games", best["held_out"])
         console.print(f"  {escape(best['patch'])}; the whole pack: {escape(best['pack_file'])}")

@@ -5,6 +5,7 @@ map designer can make is one line naming the file, the entry and the field."""
 from __future__ import annotations
 
 import copy
+import re
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -257,7 +258,8 @@ def error(tmp_path: Path, **changes: Any) -> str:
     message = str(info.value)
     assert "\n" not in message
     assert message.startswith(f"{path}: ")
-    return message.removeprefix(f"{path}: ")
+    # Where the file has the mistake's line, the message names it first (engine/content).
+    return re.sub(r"^line \d+: ", "", message.removeprefix(f"{path}: "))
 
 
 def skeletons(*patrols: list[list[int]]) -> list[dict[str, Any]]:

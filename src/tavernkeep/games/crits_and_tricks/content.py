@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tavernkeep.engine.content import Pack, check_unique_names, load_pack
+from tavernkeep.engine.content import Pack, Restated, check_unique_names, load_pack
 
 GAME_NAME = "crits-and-tricks"
 CONTENT_DIR = Path(__file__).parent / "content"
@@ -169,6 +169,23 @@ class CritsAndTricksPack(BaseModel):
         return self
 
 
+RESTATED: tuple[Restated, ...] = (
+    # A quest's text is what players read; its `when` is what the rules check. Each
+    # phrase here names one field ("your d8" is `die`, "showing 5 to 8" `min_value` and
+    # `max_value`), so a text and its fields that drift apart are a warning at load.
+    Restated(("quest",), r"\bd(\d+)\b", "when.die"),
+    Restated(("quest",), r"showing (\d+)(?![\d,]| or| to)", "when.value"),
+    Restated(("quest",), r"\bwith an? (\d+)\b", "when.value"),
+    Restated(("quest",), r"showing (\d+)(?:, \d+)* (?:or|to) \d+", "when.min_value"),
+    Restated(("quest",), r"showing \d+(?:, \d+)* (?:or|to) (\d+)", "when.max_value"),
+    Restated(("quest",), r"\b(\d+) or more\b", "when.min_value"),
+    Restated(("quest",), r"\b(\d+) or less\b", "when.max_value"),
+    Restated(("quest",), r"\b(two|three|four|five|six) tricks\b", "times"),
+    Restated(("quest",), r"\b(one|two) crits\b", "when.crits"),
+    Restated(("quest",), r"\b(two|three|four) or more Bards\b", "when.bards"),
+)
+
+
 def load(source: str | Path | None = None) -> Pack[CritsAndTricksPack]:
     """The standard pack, a built-in pack by name, or a designer's .toml file by path."""
-    return load_pack(GAME_NAME, CritsAndTricksPack, source, CONTENT_DIR)
+    return load_pack(GAME_NAME, CritsAndTricksPack, source, CONTENT_DIR, RESTATED)

@@ -121,6 +121,7 @@ class CritsAndTricks(Game[CritsAndTricksState, CritsAndTricksConfig]):
         "barkeep chosen": "Barkeep's Challenges chosen",
         "barkeep won": "Barkeep's Challenges won",
     }
+    tally_rates: ClassVar[dict[str, str]] = {"barkeep won": "barkeep chosen"}
 
     def load_pack(self, source: str | Path | None = None) -> Pack[CritsAndTricksPack]:
         return load(source)

@@ -186,6 +186,10 @@ class HackAndSlash(Game[HackAndSlashState, HackAndSlashConfig]):
         "rescue sent": "Rescues sent",
         "rescue succeeded": "Rescues that saved the quest",
     }
+    tally_rates: ClassVar[dict[str, str]] = {
+        "quest completed": "quest attempted",
+        "rescue succeeded": "rescue sent",
+    }
 
     def tally_names(self, content: Any) -> dict[str, list[str]]:
         quests = [content.brag.name, *(q.name for q in content.quest)]

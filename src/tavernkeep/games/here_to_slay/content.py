@@ -15,7 +15,7 @@ from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from tavernkeep.engine.content import Pack, check_unique_names, load_pack
+from tavernkeep.engine.content import Pack, Restated, check_unique_names, load_pack
 
 CONTENT_DIR = Path(__file__).parent / "content"
 GAME_NAME = "here-to-slay"
@@ -591,6 +591,33 @@ def _modifiers(counts: Counter[tuple[int, ...]]) -> str:
     return ", ".join(parts) or "none"
 
 
+_SKILLED = ("item", "leader", "monster")
+
+
+def _restated() -> tuple[Restated, ...]:
+    """The numbers a card's text restates, for a warning where the two disagree: a
+    signed number is a skill's bonus ("+1 to your ATTACK rolls."), a count after a verb
+    in capitals its step's count ("DRAW 2 cards", "DESTROY 2 Hero cards"), "for 1
+    action point" an action skill's cost. An Item's own text restates its skill too."""
+    claims = [
+        Restated(_SKILLED, r"[+-]\d+\b", "skill.bonus", text="skill.text"),
+        Restated(("item",), r"[+-]\d+\b", "skill.bonus"),
+        Restated(_SKILLED, r"for (\d+) action points?", "skill.action_cost", text="skill.text"),
+    ]
+    for verb in VERBS:
+        said = rf"\b{verb.upper()}(?:E?S)? (?:the discard pile for )?(\d+)\b"
+        step = f"effect[verb={verb}].count"
+        claims += [
+            Restated(("hero", "magic"), said, step),
+            Restated(_SKILLED, said, f"skill.{step}", text="skill.text"),
+            Restated(("item",), said, f"skill.{step}"),
+        ]
+    return tuple(claims)
+
+
+RESTATED = _restated()
+
+
 def load(source: str | Path | None = None) -> Pack[HereToSlayPack]:
     """The standard pack, a built-in pack by name, or a designer's .toml file by path."""
-    return load_pack(GAME_NAME, HereToSlayPack, source, CONTENT_DIR)
+    return load_pack(GAME_NAME, HereToSlayPack, source, CONTENT_DIR, RESTATED)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tavernkeep.engine.content import Pack, check_unique_names, load_pack
+from tavernkeep.engine.content import Pack, Restated, check_unique_names, load_pack
 
 CONTENT_DIR = Path(__file__).parent / "content"
 GAME_NAME = "side-quest"
@@ -652,6 +652,25 @@ class SideQuestPack(BaseModel):
         return {f.ability for f in fighters if f.ability is not None}
 
 
+_EFFECTS = ("hero", "item", "spell", "location")
+RESTATED: tuple[Restated, ...] = (
+    # A card's text is what players read; its numbers are what the rules use. Each
+    # phrase names one number, so the two drifting apart is a warning at load. "Tamsin
+    # has 4 actions a turn" is left out: 4 is the 3 every hero has plus her `amount`.
+    Restated(("spell",), r"^(\d+)\+", "roll"),
+    Restated(("weapon",), r"\b(one|two|three) dice\b", "dice"),
+    Restated(_EFFECTS, r"regains? (\d+) health", "effects[name=heal].amount"),
+    Restated(_EFFECTS, r"\b(\d+) damage to\b", "effects[name=damage].amount"),
+    Restated(_EFFECTS, r"deals? (\d+) more damage", "effects[name=damage_plus].amount"),
+    Restated(_EFFECTS, r"ignores? the first (\d+) damage", "effects[name=armor].amount"),
+    Restated(_EFFECTS, r"gains? (\d+) actions?", "effects[name=extra_action].amount"),
+    Restated(_EFFECTS, r"\+(\d+) to your item limit", "effects[name=carry].amount"),
+    Restated(
+        _EFFECTS, r"\+(\d+) (?:to [^.]*?rolls|on each attack die)", "effects[name=boost].amount"
+    ),
+)
+
+
 def load(source: str | Path | None = None) -> Pack[SideQuestPack]:
     """The standard pack, a built-in pack by name, or a designer's .toml file by path."""
-    return load_pack(GAME_NAME, SideQuestPack, source, CONTENT_DIR)
+    return load_pack(GAME_NAME, SideQuestPack, source, CONTENT_DIR, RESTATED)
