@@ -16,6 +16,7 @@ Then the time `compare` takes for 10,000 paired games (20,000 played) at the lab
 table (sweep.default_seats: the game's own bot in every seat but one random), per game.
 
     python benchmarks/lab_planted.py [--games 3000] [--speed-games 10000] [--workers 2]
+                                     [--speed-only]
 """
 
 from __future__ import annotations
@@ -115,6 +116,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games a planted case")
     parser.add_argument("--speed-games", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--speed-only", action="store_true", help="only compare's speed, not the cases"
+    )
     args = parser.parse_args()
     import tavernkeep
 
@@ -124,6 +128,27 @@ def main() -> None:
         f"{platform.python_version()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
         f"host probe {probe():,.0f} hand-written games/s"
     )
+    wrong = 0 if args.speed_only else planted_cases(args)
+    print()
+    print("| compare, default seats | paired games | seconds | goal |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="tavernkeep-speed-") as folder:
+        for game, field, _, _, cases in CASES[:2]:
+            _, card, value = cases[0]
+            pack = planted(game, Path(folder), card, field.partition(".")[2], value)
+            started = time.perf_counter()
+            result = command(
+                ["compare", "standard", str(pack), "--game", game, "-n",
+                 str(args.speed_games), "--workers", str(args.workers), "--seed", "1"]
+            )  # fmt: skip
+            seconds = time.perf_counter() - started
+            print(f"| {game} | {result['games']:,} | {seconds:.1f} | < 30 s |")
+    if wrong:
+        raise SystemExit(f"{wrong} planted case(s) read wrong")
+
+
+def planted_cases(args: argparse.Namespace) -> int:
+    """The planted cases' table; returns how many read the wrong sign."""
     print()
     print(
         "| game | planted | ablate: holders' wins as it is vs the median, points [95%] "
@@ -173,22 +198,7 @@ def main() -> None:
                     f"| {game} | {what}: {kind}[{card}].{number} = {value} | {ablate_said} "
                     f"| {said} | {'yes' if right else 'NO'} |"
                 )
-    print()
-    print("| compare, default seats | paired games | seconds | goal |")
-    print("|---|---|---|---|")
-    with tempfile.TemporaryDirectory(prefix="tavernkeep-speed-") as folder:
-        for game, field, _, _, cases in CASES[:2]:
-            _, card, value = cases[0]
-            pack = planted(game, Path(folder), card, field.partition(".")[2], value)
-            started = time.perf_counter()
-            result = command(
-                ["compare", "standard", str(pack), "--game", game, "-n",
-                 str(args.speed_games), "--workers", str(args.workers), "--seed", "1"]
-            )  # fmt: skip
-            seconds = time.perf_counter() - started
-            print(f"| {game} | {result['games']:,} | {seconds:.1f} | < 30 s |")
-    if wrong:
-        raise SystemExit(f"{wrong} planted case(s) read wrong")
+    return wrong
 
 
 if __name__ == "__main__":
