@@ -151,3 +151,15 @@ def test_a_json_number_too_long_for_any_action_is_one_short_line() -> None:
 
 def test_eighteen_digits_are_still_a_number() -> None:
     assert Action.parse("x:" + "9" * 18).args == (10**18 - 1,)
+
+
+@given(words, args)
+def test_an_action_survives_pickling_and_copying(kind: str, arguments: list[int | str]) -> None:
+    # Search workers send actions between processes; the compiled build's Action has no
+    # instance dict, so it pickles as the call that makes it (Action.__reduce__).
+    import copy
+    import pickle
+
+    action = Action(kind, *arguments)
+    for again in (pickle.loads(pickle.dumps(action)), copy.deepcopy(action), copy.copy(action)):
+        assert again == action and hash(again) == hash(action) and again.text == action.text

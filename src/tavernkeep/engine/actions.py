@@ -96,6 +96,11 @@ class Action:
     def __hash__(self) -> int:
         return hash((self.kind, self.args))
 
+    def __reduce__(self) -> tuple[type[Action], tuple[Arg, ...]]:
+        # Pickled (a search worker's answer, a state sent to a process) as the call that
+        # makes it: the compiled build's Action has no instance dict to restore.
+        return (Action, (self.kind, *self.args))
+
     def __repr__(self) -> str:
         return f"Action({self.text!r})"
 

@@ -10,6 +10,7 @@ CONTENT.md documents every verb, target and trigger with examples.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 from typing import ClassVar, Literal, get_args
 
@@ -222,9 +223,12 @@ class Step(BaseModel):
             )
         return self
 
-    @property
+    @cached_property
     def kind(self) -> str:
-        """The card kind the step names, with the verb's default filled in."""
+        """The card kind the step names, with the verb's default filled in. Worked out
+        once a step (a step is frozen): the rules and the bot read it about 1,200 times
+        a game, and a property recomputed it each time from code the build does not
+        compile. Not a field: it is no part of the pack, its digest or its dump."""
         if self.what is not None:
             return self.what
         return VERB_RULES[self.verb].kinds[0] if self.verb is not None else "card"
