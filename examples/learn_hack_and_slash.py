@@ -50,7 +50,9 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=4000)
     parser.add_argument("--report", type=int, default=400, help="episodes between reports")
     args = parser.parse_args()
-    env = gym_env("hack-and-slash", opponents=["bot:random"] * (PLAYERS - 1))
+    # The raw encoding (ENCODING.md's numbers), not the networks' default symlog scale:
+    # this agent reads counts and rolls off the vector.
+    env = gym_env("hack-and-slash", opponents=["bot:random"] * (PLAYERS - 1), observation="raw")
     total: defaultdict[Key, float] = defaultdict(float)
     tries: defaultdict[Key, int] = defaultdict(int)
     rng = np.random.default_rng(0)

@@ -63,7 +63,7 @@ def test_the_direct_encoding_is_the_view_built_one(game: str) -> None:
         table.reset(seed)
         while done < per_setting:
             for seat in range(table.players):
-                direct = table.observe(seat)
+                direct = table.encoded(seat)
                 viewed = encode(view(table.state, seat), seat)
                 assert np.array_equal(direct, viewed) and direct.dtype == viewed.dtype, (
                     f"{game} {options} seed {seed}, seat {seat}: {differ(direct, viewed)}"
@@ -85,4 +85,4 @@ def test_the_view_built_encoding_stays_on_request() -> None:
     assert table.observe_by == "view"
     table.reset(3)
     viewed = table.encoding.encode(table.game.view(table.state, 0), 0)
-    assert np.array_equal(table.observe(0), viewed)
+    assert np.array_equal(table.encoded(0), viewed)

@@ -171,11 +171,23 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     )
 
 
+def seat_bot(spec: str, game: Game[Any, Any], config: Any, pack: Any = None) -> Agent:
+    """The bot `spec` names, to sit at a table of `config` and `pack` (None: the built-in
+    pack): SeatError, one line, if it is a trained policy made for another game, player
+    count or pack. The one check of a policy against its table, wherever one is seated:
+    `check_seat` (play, simulate, the lab, serve), the RL envs and imitation."""
+    bot = make_bot(spec, game)
+    if isinstance(bot, PolicyBot):
+        bot.fits(game, config, pack if pack is not None else game.load_pack(None))
+    return bot
+
+
 def check_seat(spec: str, game: Game[Any, Any], config: Any = None, pack: Any = None) -> None:
     """Raise SeatError unless `spec` names a seat this game can fill: with the table's
     `config` and `pack`, a trained policy must also fit its observation and actions."""
     if spec == "human":
         return
-    bot = make_bot(spec, game)
-    if isinstance(bot, PolicyBot) and config is not None:
-        bot.fits(game, config, pack if pack is not None else game.load_pack(None))
+    if config is None:
+        make_bot(spec, game)
+        return
+    seat_bot(spec, game, config, pack)

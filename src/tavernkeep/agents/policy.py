@@ -39,6 +39,25 @@ MAX_BYTES = 64 * 1024 * 1024
 
 Array = npt.NDArray[np.float32]
 
+SCALES = ("symlog", "raw")
+"""How an observation reaches a network. "symlog", sign(x) * log(1 + |x|) (as DreamerV3
+reads its inputs), is the envs' default: the encodings hold counts and scores up to a
+few hundred beside 0/1 flags, which a network learns from badly unscaled, and no
+per-game maximum needs knowing (it keeps 0 at 0, 1 at 0.69, 187 at 5.2, and every
+float32 within SYMLOG_BOUND). "raw" is each game's encoding as ENCODING.md lays it out,
+for an agent that reads the numbers themselves (examples/learn_hack_and_slash.py)."""
+SYMLOG_BOUND = float(np.log1p(np.finfo(np.float32).max))
+"""The largest a symlog observation can be: the log of the largest float32, plus one."""
+
+
+def scaled(observation: Array, scale: str) -> Array:
+    """An encoded observation as a network of `scale` (SCALES) reads it."""
+    if scale == "raw":
+        return observation
+    # Two ufuncs on a small float32 vector: a few microseconds of an env step.
+    out: Array = np.copysign(np.log1p(np.abs(observation)), observation)
+    return out
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -57,6 +76,9 @@ class Policy:
     """Between layers (not after the last)."""
     about: dict[str, Any]
     """Whatever the trainer noted (steps, seed, library versions): shown, never used."""
+    observation: str = "raw"
+    """How the observations it learnt from were scaled (SCALES); a file from before
+    scaling holds none and learnt from the raw encoding."""
 
     def scores(self, observation: Array) -> Array:
         x = observation
@@ -89,6 +111,7 @@ def save_policy(path: str | Path, policy: Policy) -> None:
         "activation": policy.activation,
         "layers": len(policy.layers),
         "about": policy.about,
+        "observation": policy.observation,
     }
     arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
     for i, (weights, bias) in enumerate(policy.layers):
@@ -129,6 +152,11 @@ def _load(real: str, mtime: int, size: int, shown: str) -> Policy:
                 (as_floats(data[f"w{i}"]), as_floats(data[f"b{i}"]))
                 for i in range(int(meta["layers"]))
             )
+            scale = meta.get("observation", "raw")
+            if scale not in SCALES:
+                raise SeatError(
+                    f"{where}: observations scaled as {scale!r}, not one of {', '.join(SCALES)}"
+                )
             policy = Policy(
                 game=str(meta["game"]),
                 options=dict(meta["options"]),
@@ -138,6 +166,7 @@ def _load(real: str, mtime: int, size: int, shown: str) -> Policy:
                 layers=layers,
                 activation=str(meta["activation"]),
                 about=dict(meta.get("about") or {}),
+                observation=str(scale),
             )
     except SeatError:
         raise
@@ -205,7 +234,16 @@ class PolicyBot:
 
     def fits(self, game: Game[Any, Any], config: Any, pack: Any) -> None:
         """SeatError, naming the difference, unless a table of `config` and `pack` has
-        the observation and action space this policy was trained on."""
+        the player count, observation and action space this policy was trained on."""
+        # The player count is named first, as the difference a person chose: the sizes
+        # it changes are what the encoding check below would report instead.
+        trained, seats = self.policy.options.get("players"), getattr(config, "players", None)
+        if trained is not None and seats is not None and trained != seats:
+            raise SeatError(
+                f"{self.name} cannot play this table: it was trained on {self.policy.game} "
+                f"for {trained} player{'' if trained == 1 else 's'}, and this table seats "
+                f"{seats}"
+            )
         self._check(encoding_of(game, config, pack), "this table")
 
     def choose(self, info: Any) -> Action:
@@ -216,5 +254,6 @@ class PolicyBot:
             if found is None:
                 raise SeatError(f"{self.name}: '{action.text}' is not in its action space")
             indices.append(found)
-        observation = self.encoding.encode(info.view(), info.seat)
+        # Scaled as the observations it learnt from were (Policy.observation).
+        observation = scaled(self.encoding.encode(info.view(), info.seat), self.policy.observation)
         return legal[self.policy.best(observation, indices)]

@@ -2,6 +2,11 @@
 
 Optional: `pip install tavernkeep[rl]`. Nothing in the core imports this package, so the
 engine, the server and the lab run without numpy, PettingZoo or Gymnasium installed.
+
+Importing it registers every game with Gymnasium as `tavernkeep/<game>-v0` (seat 0
+against `bot:random` in every other seat of the game's default count, unless `opponents`
+or `players` say otherwise): `gymnasium.make("tavernkeep/rage-v0")`, or without the
+import, `gymnasium.make("tavernkeep.rl:tavernkeep/rage-v0")`.
 """
 
 from __future__ import annotations
@@ -9,10 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tavernkeep.engine.errors import ConfigError
+from tavernkeep.games import game_names
 
 if TYPE_CHECKING:
     from tavernkeep.rl.aec import TavernAEC
-    from tavernkeep.rl.gym import TavernGym
+    from tavernkeep.rl.gym import Opponents, TavernGym
     from tavernkeep.rl.vector import SelfPlayBatch, TavernVectorEnv
 
 _NEEDED = ("numpy", "gymnasium", "pettingzoo")
@@ -40,9 +46,13 @@ def aec_env(game: str, **config: Any) -> TavernAEC:
     return TavernAEC(game, **config)
 
 
-def gym_env(game: str, opponents: list[str] | None = None, **config: Any) -> TavernGym:
-    """A Gymnasium environment for seat 0 of a game, the other seats played by bots
-    (`opponents`, one seat spec a seat such as "bot:heuristic"). Rage needs none."""
+def gym_env(game: str, opponents: Opponents = None, **config: Any) -> TavernGym:
+    """A Gymnasium environment for seat 0 of a game, the other seats played by bots.
+
+    `opponents`: a list, one seat spec a seat (its length sets the player count unless
+    `players` is given), or one spec such as "bot:heuristic" for every other seat of
+    `players` or of the game's default count; None is "bot:random". Rage has no others.
+    """
     _require_extra()
     from tavernkeep.rl.gym import TavernGym
 
@@ -52,7 +62,7 @@ def gym_env(game: str, opponents: list[str] | None = None, **config: Any) -> Tav
 def vector_env(
     game: str,
     num_envs: int,
-    opponents: list[str] | None = None,
+    opponents: Opponents = None,
     workers: int = 0,
     **config: Any,
 ) -> TavernVectorEnv:
@@ -72,5 +82,23 @@ def self_play(game: str, num_envs: int, **config: Any) -> SelfPlayBatch:
 
     return SelfPlayBatch(game, num_envs, **config)
 
+
+def _register() -> None:
+    """`tavernkeep/<game>-v0` for every game, where Gymnasium is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    import gymnasium
+
+    for name in game_names():
+        env_id = f"tavernkeep/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id, entry_point="tavernkeep.rl.gym:TavernGym", kwargs={"game": name}
+            )
+
+
+_register()
 
 __all__ = ["aec_env", "gym_env", "self_play", "vector_env"]

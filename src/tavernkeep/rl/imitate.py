@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tavernkeep.agents import make_bot
+from tavernkeep.agents import seat_bot
 from tavernkeep.agents.ismcts import win_share
-from tavernkeep.agents.policy import Policy
+from tavernkeep.agents.policy import Policy, scaled
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Agent
 from tavernkeep.engine.match import InfoSet
@@ -72,10 +72,18 @@ class Lesson:
     options: tuple[tuple[str, Any], ...] = ()
 
 
+def _seat(table: Table, teacher: str, opponents: tuple[str, ...]) -> tuple[Agent, list[Agent]]:
+    """The teacher and the opponents, each checked against the table as any table checks
+    a bot: a policy trained for another game or player count is refused here, in one line."""
+    game, config, pack = table.game, table.config, table.pack
+    return seat_bot(teacher, game, config, pack), [
+        seat_bot(spec, game, config, pack) for spec in opponents
+    ]
+
+
 def _play(lesson: Lesson) -> Labels:
     table = Table(lesson.game, **dict(lesson.options))
-    teacher: Agent = make_bot(lesson.teacher, table.game)
-    bots: list[Agent] = [make_bot(spec, table.game) for spec in lesson.opponents]
+    teacher, bots = _seat(table, lesson.teacher, lesson.opponents)
     observations: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
@@ -94,8 +102,10 @@ def _play(lesson: Lesson) -> Labels:
             masks.append(mask)
             actions.append(table.index_of(chosen))
             if lesson.student is not None:
-                # As `bot:policy` plays it at a table (PolicyBot), from the same numbers.
-                chosen = table.legal()[lesson.student.best(observation, table.legal_indices())]
+                # As `bot:policy` plays it at a table (PolicyBot), from the same numbers,
+                # scaled as the student learnt them (a file may be older than scaling).
+                seen = scaled(table.encoded(0), lesson.student.observation)
+                chosen = table.legal()[lesson.student.best(seen, table.legal_indices())]
             table.apply(chosen)
         result = table.result()
         assert result is not None
@@ -126,6 +136,8 @@ def label_games(
     if not seeds:
         raise ConfigError("label_games: no seeds, so no games to label")
     options.setdefault("players", 1 + len(opponents or []))
+    # The seats checked here once, before any process starts: one error, not a worker's.
+    _seat(Table(game, **options), teacher, tuple(opponents or ()))
     # Runs of consecutive seeds, a few a process so that none waits long on another:
     # joined in order, the labels are in the seeds' order whatever the processes.
     size = -(-len(seeds) // (max(1, workers) * 4))

@@ -13,13 +13,16 @@ runs on both. `Table(..., observe="view")` asks for the reference.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.error import ResetNeeded
 
+from tavernkeep.agents.policy import SCALES, SYMLOG_BOUND, scaled
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.game import Result
@@ -44,6 +47,32 @@ class Encoding(Protocol):
 
 Observe = Literal["direct", "view"]
 
+FORFEIT_GAP = 1.0
+"""How much worse than the worst game a forfeit (an illegal action in the Gymnasium env)
+pays: strictly worse, so that a learner never prefers giving up to playing on and losing."""
+
+
+class EpisodeOver(ConfigError, ResetNeeded):
+    """A step with no game in play: before the first reset, or after the episode ended.
+    Both tavernkeep's one-line error and Gymnasium's own `ResetNeeded`, so either catches it."""
+
+
+def action_index(action: object) -> int:
+    """`action` as an index; TypeError, one line, unless it is a whole number (a Python
+    int or a numpy integer, also as a 0-d array). `int(0.7)` would quietly play action 0."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise TypeError(f"an action is an integer index into the action space, not {action!r}")
+    return int(action)
+
+
+def config_error(error: ConfigError) -> ConfigError:
+    """A game's option error as the Python API says it: the games word some errors for
+    the command line (`--variant two_player`), where a Python caller passes a keyword."""
+    text = re.sub(r"--variant (\w+)", r"\1=True", str(error))
+    return error if text == str(error) else ConfigError(text)
+
 
 class Table:
     """One game at one table, with its fixed action space and observation size."""
@@ -54,15 +83,29 @@ class Table:
         reward: str = "win",
         pack: str | Path | None = None,
         observe: str = "direct",
+        observation: str = "symlog",
         **options: Any,
     ) -> None:
+        if observation not in SCALES:
+            raise ConfigError(
+                f"observation must be {' or '.join(repr(s) for s in SCALES)}, not {observation!r}"
+            )
+        self.observation = observation
+        """How observations are scaled (agents.policy.SCALES), and so the bounds of their
+        space (`low`, `high`): a policy learnt here records it."""
+        self.low, self.high = (
+            (-SYMLOG_BOUND, SYMLOG_BOUND) if observation == "symlog" else (-np.inf, np.inf)
+        )
         if reward not in REWARDS:
             raise ConfigError(f"reward must be 'win', 'margin' or 'shaped', not {reward!r}")
         if observe not in ("direct", "view"):
             raise ConfigError(f"observe must be 'direct' or 'view', not {observe!r}")
         self.game = get_game(game)
         self.reward: Reward = reward  # narrowed by the check above
-        self.config = self.game.make_config(options)
+        try:
+            self.config = self.game.make_config(options)
+        except ConfigError as bad:
+            raise config_error(bad) from None
         self.pack = self.game.load_pack(pack)
         self.players: int = getattr(self.config, "players", 1)
         self.encoding: Encoding = encoding_of(self.game, self.config, self.pack)
@@ -139,10 +182,15 @@ class Table:
                 mask[i] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
-    def observe(self, seat: int) -> Vector:
+    def encoded(self, seat: int) -> Vector:
+        """The seat's observation as its game's encoding lays it out (ENCODING.md)."""
         if self._direct is not None:
             return self._direct(self.state, seat)
         return self.encoding.encode(self.game.view(self.state, seat), seat)
+
+    def observe(self, seat: int) -> Vector:
+        """The observation an agent gets: the encoding, scaled (`observation`)."""
+        return scaled(self.encoded(seat), self.observation)
 
     def play(self, index: int) -> None:
         """Apply the action at `index` for the deciding seat; IllegalAction if not legal."""
@@ -159,6 +207,26 @@ class Table:
 
     def result(self) -> Result | None:
         return self.game.result(self.state)
+
+    def text(self, seat: int | None) -> str:
+        """The table as the terminal draws it for `seat` (None: a spectator, who sees no
+        secret), in plain text, and who acts or how the game ended."""
+        import io
+
+        from rich.console import Console
+
+        from tavernkeep.terminal.render import renderer_for
+
+        out = io.StringIO()
+        # No colour and a fixed width: the same text whatever terminal runs the env.
+        console = Console(file=out, width=100, color_system=None, legacy_windows=False)
+        console.print(renderer_for(self.game)(self.game.view(self.state, seat)))
+        result, actor = self.result(), self.actor()
+        if result is not None:
+            console.print(f"Over: {result.reason}")
+        elif actor is not None:
+            console.print(f"Player {actor + 1} to act")
+        return out.getvalue()
 
     def rewards(self, result: Result) -> list[float]:
         """Each seat's reward for a finished game.
@@ -179,3 +247,52 @@ class Table:
             return out
         share = 1.0 / len(result.winners) if result.winners else 0.0
         return [share if seat in result.winners else -1.0 for seat in seats]
+
+    def worst(self) -> float:
+        """The lowest reward a finished game can give a seat in this reward mode: a loss
+        (-1), or in 'margin' the lowest score margin the game's rules and pack allow."""
+        if self.game.kind != "competitive" or self.reward != "margin":
+            return -1.0
+        floor = MARGIN_FLOORS.get(self.game.name)
+        if floor is None:
+            raise ConfigError(
+                f"reward 'margin' needs the lowest margin {self.game.title} allows "
+                "(tavernkeep.rl.table.MARGIN_FLOORS), and none is known"
+            )
+        return min(-1.0, floor(self.config, self.pack.content))
+
+    def forfeit(self) -> float:
+        """What an illegal action pays in the Gymnasium env: worse than the worst game."""
+        return self.worst() - FORFEIT_GAP
+
+
+# The lowest score margin (a seat's score less the best other seat's) each competitive
+# game can end with, from its rules and pack: every score there only grows from 0, so
+# the margin is never below minus everything the game could pay one seat. Generous, not
+# tight: a forfeit must pay less than any real game, and a bound any real game reaches
+# would not be one. A new competitive game adds its own to play reward 'margin' in
+# `gym_env` (tests/rl/test_forfeit.py checks each against random games).
+def _hack_and_slash_floor(config: Any, content: Any) -> float:
+    # Each quest card is scored once, by one seat; the Brag is never scored.
+    return -float(sum(card.reward for card in content.quest))
+
+
+def _here_to_slay_floor(config: Any, content: Any) -> float:
+    return -1.0  # the winner scores 1, every other seat 0
+
+
+def _crits_and_tricks_floor(config: Any, content: Any) -> float:
+    # A round pays its Bards (taken in tricks) and one Barkeep's Challenge; a quest is
+    # paid once in a game; rounds are the config's, plus the tie-break rounds of two.
+    rounds = config.rounds + config.extra_rounds
+    bards = max(content.deck.bards, content.deck.two_player_bards)
+    barkeep = max((challenge.loot for challenge in content.barkeep), default=0)
+    quests = sum(quest.loot for quest in content.quest)
+    return -float(rounds * (bards + barkeep) + quests)
+
+
+MARGIN_FLOORS: dict[str, Callable[[Any, Any], float]] = {
+    "hack-and-slash": _hack_and_slash_floor,
+    "here-to-slay": _here_to_slay_floor,
+    "crits-and-tricks": _crits_and_tricks_floor,
+}

@@ -36,7 +36,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from tavernkeep.engine.errors import ConfigError
-from tavernkeep.rl.gym import TavernGym
+from tavernkeep.rl.gym import Opponents, TavernGym
 from tavernkeep.rl.table import Mask, Table, Vector
 
 Batched = npt.NDArray[Any]
@@ -49,7 +49,7 @@ at this step its index's last observation and info."""
 class Games:
     """A batch of single envs in this process: what a worker or the vector env steps."""
 
-    def __init__(self, count: int, game: str, opponents: list[str] | None, options: dict[str, Any]):
+    def __init__(self, count: int, game: str, opponents: Opponents, options: dict[str, Any]):
         self.envs = [TavernGym(game, opponents=opponents, **options) for _ in range(count)]
 
     def reset(self, seeds: list[int | None]) -> tuple[Batched, Batched]:
@@ -100,7 +100,7 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
         self,
         game: str,
         num_envs: int,
-        opponents: list[str] | None = None,
+        opponents: Opponents = None,
         workers: int = 0,
         **options: Any,
     ) -> None:
@@ -172,9 +172,7 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
         return [conn.recv() for conn in self._conns]
 
     def step(self, actions: Batched) -> tuple[Batched, Batched, Batched, Batched, dict[str, Any]]:
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ConfigError(f"step: {actions.shape} actions for {self.num_envs} games")
+        actions = integer_actions(actions, self.num_envs)
         answers = self._ask("step", actions)
         observations, rewards, terminated, truncated, masks = (
             joined([answer[k] for answer in answers]) for k in range(5)
@@ -218,6 +216,17 @@ class TavernVectorEnv(gymnasium.vector.VectorEnv[Batched, Batched, Batched]):
 def joined(parts: list[Batched]) -> Batched:
     """The parts' arrays as one, in order (one part as it is: no copy)."""
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def integer_actions(actions: Any, num_envs: int) -> Batched:
+    """`actions` as an array of one index a game; ConfigError for the wrong count,
+    TypeError for numbers that are not whole (`int(0.7)` would quietly play action 0)."""
+    array: Batched = np.asarray(actions)
+    if array.shape != (num_envs,):
+        raise ConfigError(f"step: {array.shape} actions for {num_envs} games")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"step: actions are integer indices, not {array.dtype} {array!r}")
+    return array
 
 
 def check_count(num_envs: object) -> None:
@@ -269,9 +278,7 @@ class SelfPlayBatch:
         next decision of every game, and the rewards of those that ended at this step
         (their results in `infos["results"]`, their last observations of every seat in
         `infos["final_obs"]`, both by game index)."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ConfigError(f"step: {actions.shape} actions for {self.num_envs} games")
+        actions = integer_actions(actions, self.num_envs)
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float64)
         finished = np.zeros(self.num_envs, dtype=np.bool_)
         results: dict[int, dict[str, Any]] = {}
