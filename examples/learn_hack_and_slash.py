@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=4000)
     parser.add_argument("--report", type=int, default=400, help="episodes between reports")
     args = parser.parse_args()
-    # The raw encoding (ENCODING.md's numbers), not the networks' default symlog scale:
+    # The raw encoding (ENCODING.md's numbers), not the networks' default asinh scale:
     # this agent reads counts and rolls off the vector.
     env = gym_env("hack-and-slash", opponents=["bot:random"] * (PLAYERS - 1), observation="raw")
     total: defaultdict[Key, float] = defaultdict(float)

@@ -291,7 +291,7 @@ def test_a_spectators_render_shows_no_hand() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_observations_are_scaled_and_their_space_bounded(game: str) -> None:
     # The raw encodings hold counts and scores up to a few hundred beside 0/1 flags; the
-    # envs give them symlog-scaled in a finite box, and raw on request.
+    # envs give them asinh-scaled in a finite box, and raw on request.
     env = gym_env(game)
     raw = gym_env(game, observation="raw")
     space = env.observation_space
@@ -306,19 +306,19 @@ def test_observations_are_scaled_and_their_space_bounded(game: str) -> None:
         done = False
         while not done:
             assert space.contains(obs)
-            # The same game, seen both ways: symlog keeps order and sign, 0 at 0.
-            expected = np.copysign(np.log1p(np.abs(unscaled)), unscaled)
+            # The same game, seen both ways: asinh keeps order and sign, 0 at 0.
+            expected = np.arcsinh(unscaled)
             assert np.allclose(obs, expected)
             largest = max(largest, float(np.abs(unscaled).max()))
             action = int(np.flatnonzero(info["action_mask"])[0])
             obs, _, done, truncated, info = env.step(action)
             unscaled, *_ = raw.step(action)
             done = done or truncated
-    assert np.log1p(largest) < 8  # what a network sees stays small however large the count
+    assert np.arcsinh(largest) < 8  # what a network sees stays small however large the count
 
 
 def test_a_bad_observation_scale_is_one_line() -> None:
-    with pytest.raises(ConfigError, match="observation must be 'symlog' or 'raw', not 'log'"):
+    with pytest.raises(ConfigError, match="observation must be 'asinh' or 'raw', not 'log'"):
         gym_env(HNS, observation="log")
 
 
@@ -332,7 +332,7 @@ def test_a_policy_plays_its_observations_as_it_learnt_them(tmp_path: Path) -> No
     config = game.make_config({"players": 3})
     encoding = encoding_of(game, config, game.load_pack(None))
     weights = np.random.default_rng(1).normal(size=(len(encoding.actions), encoding.size))
-    for scale in ("symlog", "raw"):
+    for scale in ("asinh", "raw"):
         policy = Policy(
             game=HNS, options=config.model_dump(mode="json"), pack=None, size=encoding.size,
             actions=tuple(a.text for a in encoding.actions),
@@ -361,7 +361,7 @@ def test_a_policy_plays_its_observations_as_it_learnt_them(tmp_path: Path) -> No
                 continue
             info = InfoSet(game, table.state, 0, Rng(seed))
             indices = table.legal_indices()
-            for how in ("symlog", "raw"):
+            for how in ("asinh", "raw"):
                 values = loaded.scores(scaled(table.encoded(0), how))
                 best = table.legal()[max(range(len(indices)), key=lambda k: values[indices[k]])]
                 if how == scale:

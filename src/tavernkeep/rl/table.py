@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.error import ResetNeeded
 
-from tavernkeep.agents.policy import SCALES, SYMLOG_BOUND, scaled
+from tavernkeep.agents.policy import ASINH_BOUND, SCALES, scaled
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import ConfigError, IllegalAction
 from tavernkeep.engine.game import Result
@@ -83,7 +83,7 @@ class Table:
         reward: str = "win",
         pack: str | Path | None = None,
         observe: str = "direct",
-        observation: str = "symlog",
+        observation: str = "asinh",
         **options: Any,
     ) -> None:
         if observation not in SCALES:
@@ -94,7 +94,7 @@ class Table:
         """How observations are scaled (agents.policy.SCALES), and so the bounds of their
         space (`low`, `high`): a policy learnt here records it."""
         self.low, self.high = (
-            (-SYMLOG_BOUND, SYMLOG_BOUND) if observation == "symlog" else (-np.inf, np.inf)
+            (-ASINH_BOUND, ASINH_BOUND) if observation == "asinh" else (-np.inf, np.inf)
         )
         if reward not in REWARDS:
             raise ConfigError(f"reward must be 'win', 'margin' or 'shaped', not {reward!r}")
