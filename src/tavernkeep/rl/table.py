@@ -60,6 +60,8 @@ class EpisodeOver(ConfigError, ResetNeeded):
 def action_index(action: object) -> int:
     """`action` as an index; TypeError, one line, unless it is a whole number (a Python
     int or a numpy integer, also as a 0-d array). `int(0.7)` would quietly play action 0."""
+    if type(action) is int:  # the common case, first: this runs at every step
+        return action
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action[()]
     if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
