@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from tavernkeep.agents import make_bot
-from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.ismcts import ISMCTSBot, play_out
 from tavernkeep.cli import main
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.decisions import Decision
-from tavernkeep.engine.errors import SeatError
+from tavernkeep.engine.errors import IllegalAction, SeatError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game, Result
 from tavernkeep.engine.match import InfoSet, Match
@@ -237,6 +237,47 @@ def test_a_decision_with_one_legal_action_is_answered_without_searching() -> Non
     action = bot.choose(InfoSet(watched, match.state, seat, Rng(1)))
     assert action == game.legal_actions(match.state)[0]
     assert watched.samples == []
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_an_action_from_the_legal_list_plays_alike_checked_or_not(game: Game[Any, Any]) -> None:
+    """The search plays its own actions by `apply_legal`, which may skip the game's check:
+    the same events and the same game as `apply`, action for action."""
+    for seed in range(3):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        config = game.make_config({"players": players})
+        checked, unchecked = game.setup(config, seed), game.setup(config, seed)
+        rng = Rng(seed)
+        while game.actor(checked) is not None:
+            actions = game.legal_actions(checked)
+            assert actions == game.legal_actions(unchecked)
+            action = actions[rng.below(len(actions))]
+            said = [e.text for e in game.apply(checked, action)]
+            assert said == [e.text for e in game.apply_legal(unchecked, action)]
+        assert game.actor(unchecked) is None
+        assert game.result(checked) == game.result(unchecked)
+        assert game.view(checked, None) == game.view(unchecked, None)
+
+
+def test_a_rollout_bot_is_handed_the_list_and_its_answer_is_still_checked() -> None:
+    game = get_game("hack-and-slash")
+    match = Match.start(game, [make_bot("bot:random", game)] * 3, seed=4)
+    while len(game.legal_actions(match.state)) < 2:
+        match.step()
+    listed = game.legal_actions(match.state)
+    seat = game.actor(match.state)
+    assert seat is not None
+    info = InfoSet(game, match.state, seat, Rng(1), sampled=True, legal=listed)
+    assert info.legal_actions() is listed
+
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, info: InfoSet) -> Action:
+            return Action("quest", 99)
+
+    with pytest.raises(IllegalAction):
+        play_out(game, game.clone(match.state), Cheat(), Rng(1))
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)

@@ -199,6 +199,13 @@ class Game(ABC, Generic[S, C]):
         With `record=False` no events are built: simulations pay only for the rules.
         """
 
+    def apply_legal(self, state: S, action: Action, record: bool = True) -> list[Event]:
+        """`apply` of an action known to be legal: one taken from `legal_actions` of this
+        very state. A game whose `apply` spends real time checking the action (working
+        out the offers again) skips the check here; the search applies every action of
+        its tree and its random rollouts this way. Anything else calls `apply`."""
+        return self.apply(state, action, record)
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), JSON-ready. The only door out."""

@@ -27,10 +27,16 @@ from tavernkeep.engine.rng import Rng, seat_streams
 class InfoSet:
     """What one seat may use to decide. The true state stays behind `_state`."""
 
-    __slots__ = ("_state", "game", "rng", "sampled", "seat")
+    __slots__ = ("_legal", "_state", "game", "rng", "sampled", "seat")
 
     def __init__(
-        self, game: Game[Any, Any], state: Any, seat: int, rng: Rng, sampled: bool = False
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        seat: int,
+        rng: Rng,
+        sampled: bool = False,
+        legal: list[Action] | None = None,
     ) -> None:
         self.game = game
         self._state = state
@@ -39,6 +45,9 @@ class InfoSet:
         """This seat's own stream, for its random choices."""
         self.sampled = sampled
         """The state is not the true one but a search's sample of it (an imagined game)."""
+        self._legal = legal
+        """`legal_actions` of `state` where the caller has just listed them (a search's
+        rollout), handed over as they are: for one decision, the state unchanged."""
 
     def view(self) -> dict[str, Any]:
         return self.game.view(self._state, self.seat)
@@ -49,6 +58,8 @@ class InfoSet:
         return self.game.observe(self._state, self.seat)
 
     def legal_actions(self) -> list[Action]:
+        if self._legal is not None:
+            return self._legal
         return self.game.legal_actions(self._state)
 
     def label(self, action: Action) -> str:

@@ -341,6 +341,13 @@ class SideQuest(Game[SideQuestState, SideQuestConfig]):
         ):
             options = ", ".join(a.text for a in self.legal_actions(state))
             raise IllegalAction(f"'{action.text}' is not legal now; choose one of: {options}")
+        return self.apply_legal(state, action, record)
+
+    def apply_legal(
+        self, state: SideQuestState, action: Action, record: bool = True
+    ) -> list[Event]:
+        # The check above works out the offers again: the search's actions come from
+        # `legal_actions` of this state (Game.apply_legal).
         ev: list[Event] | None = [] if record else None
         top = state.stack.pop()
         seat, kind = top.seat, top.kind
