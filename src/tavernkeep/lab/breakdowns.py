@@ -18,11 +18,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tavernkeep.lab.added import pct
 from tavernkeep.lab.results import ResultsError
-from tavernkeep.lab.stats import TOLERANCE, off_balance, wilson_intervals
+from tavernkeep.lab.stats import TOLERANCE, off_balance, wilson_interval, wilson_intervals
 
 Floats = np.ndarray[Any, np.dtype[np.float64]]
 Ints = np.ndarray[Any, np.dtype[np.int64]]
+
+
+def rate_text(successes: float, trials: int) -> str:
+    """A rate with its 95% interval, "62.1% (61.2% – 63.0%)"; a dash without trials (a
+    quest's success per attempt, in the pooled report and at each value of a sweep)."""
+    if not trials:
+        return "–"
+    lo, hi = wilson_interval(successes, trials)
+    return f"{pct(successes / trials)} ({pct(lo)} – {pct(hi)})"
 
 
 @dataclass

@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tavernkeep.lab.added import pct
 from tavernkeep.lab.breakdowns import (
     Group,
     SeatGames,
@@ -30,6 +31,7 @@ from tavernkeep.lab.breakdowns import (
     by_seat,
     coded,
     length_summary,
+    rate_text,
     seat_games,
     tally_rows,
 )
@@ -51,10 +53,6 @@ class Value:
     table: pa.Table
     sg: SeatGames
     tallies: dict[str, list[TallyRow]]
-
-
-def pct(x: float) -> str:
-    return "–" if x != x else f"{x:.1%}"
 
 
 def shown(value: Any) -> str:
@@ -152,12 +150,8 @@ def entry_rows(
             for v, r in zip(values, found, strict=True):
                 tries = next((t.uses for t in v.tallies.get(attempt, []) if t.name == name), 0)
                 done = r.uses if r is not None else 0
-                lo, hi = wilson_intervals(np.array([done]), np.array([tries]))
-                cells.append(
-                    (f"{pct(done / tries)} ({pct(lo[0])} – {pct(hi[0])}) of {tries:,}", False)
-                    if tries
-                    else ("–", False)
-                )
+                said = f"{rate_text(done, tries)} of {tries:,}" if tries else "–"
+                cells.append((said, False))
             rows.append((f"{heading}: success per attempt", cells))
     return rows
 

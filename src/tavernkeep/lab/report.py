@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tavernkeep.engine.errors import TavernkeepError
-from tavernkeep.lab.added import Answer, load_answers
+from tavernkeep.lab.added import Answer, load_answers, pct
 from tavernkeep.lab.breakdowns import (
     NEVER,
     Group,
@@ -48,6 +48,7 @@ from tavernkeep.lab.breakdowns import (
     by_setting,
     coded,
     length_summary,
+    rate_text,
     seat_games,
     tally_rows,
 )
@@ -129,10 +130,6 @@ def endings_plot(endings: list[tuple[str, int]], games: int) -> str:
 
 
 # -- the page ------------------------------------------------------------------------------
-
-
-def pct(x: float) -> str:
-    return "–" if x != x else f"{x:.1%}"
 
 
 def wins_text(wins: float) -> str:
@@ -313,11 +310,7 @@ def tally_sections(
             ]
             if per_try:
                 tries = tried.get(r.name, 0)
-                lo, hi = wilson_intervals(np.array([r.uses]), np.array([tries]))
-                cells[4:4] = [
-                    f"{tries:,}",
-                    f"{pct(r.uses / tries)} ({pct(lo[0])} – {pct(hi[0])})" if tries else "–",
-                ]
+                cells[4:4] = [f"{tries:,}", rate_text(r.uses, tries)]
             off = " class=off" if r.flagged else ""
             body.append(f"<tr{off}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         head = [

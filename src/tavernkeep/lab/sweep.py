@@ -303,11 +303,17 @@ def get_number(
     return None if value is None else float(value)
 
 
-def raw_pack(game: Game[Any, Any], source: str | None) -> tuple[str, dict[str, Any]]:
-    """A pack's name and its raw TOML data, as a designer's file holds it."""
+def pack_file_text(game: Game[Any, Any], source: str | None) -> tuple[str, str]:
+    """A pack's name and its file's text, comments and all."""
     base = game.load_pack(source)
     _, path = resolve_pack_path(base.name, game.content_dir)
-    return base.name, tomllib.loads(path.read_text(encoding="utf-8"))
+    return base.name, path.read_text(encoding="utf-8")
+
+
+def raw_pack(game: Game[Any, Any], source: str | None) -> tuple[str, dict[str, Any]]:
+    """A pack's name and its raw TOML data, as a designer's file holds it."""
+    name, text = pack_file_text(game, source)
+    return name, tomllib.loads(text)
 
 
 def load_raw(game: Game[Any, Any], raw: dict[str, Any], label: str) -> Pack[Any]:

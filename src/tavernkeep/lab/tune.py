@@ -33,7 +33,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import re
 import time
 import tomllib
 from collections import Counter
@@ -42,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from tavernkeep import build
-from tavernkeep.engine.content import resolve_pack_path
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import derive_seed, random_seed
@@ -51,18 +49,18 @@ from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate
 from tavernkeep.lab.stats import TOLERANCE, Z95, points, tolerance_points
 from tavernkeep.lab.sweep import (
     LISTING,
+    RANGE,
     Step,
     default_seats,
     get_number,
     listing,
     load_raw,
     locate,
+    pack_file_text,
     parse_path,
-    raw_pack,
     set_number,
 )
 
-RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*$")
 TURNS_TOLERANCE = 0.1
 """A game length's tolerance when none is given: a tenth of the length asked for."""
 
@@ -393,8 +391,9 @@ def run_tune(
         raise ConfigError("tune needs at least one --param, e.g. quest[Name].reward=1..20")
     if not targets:
         raise ConfigError("tune needs at least one --target, e.g. fair or turns=30")
-    pack_name, raw = raw_pack(game, pack)
-    file_text = pack_text(game, pack)
+    # One read of the file: its data to search, its text to write the best packs from.
+    pack_name, file_text = pack_file_text(game, pack)
+    raw = tomllib.loads(file_text)
     parsed = [parse_param(text, raw, listing(game.name, pack)) for text in params]
     names = [p.text for p in parsed]
     if len(set(names)) != len(names):
@@ -569,12 +568,6 @@ def figures(tuning: Tuning, summary: dict[str, Any]) -> dict[str, Any]:
         "gaps": {t.words(): t.gap(summary) for t in tuning.targets},
         "missed": tuning.misses(summary),
     }
-
-
-def pack_text(game: Game[Any, Any], source: str | None) -> str:
-    """The text of the pack file `raw_pack` reads, comments and all."""
-    _, path = resolve_pack_path(game.load_pack(source).name, game.content_dir)
-    return path.read_text(encoding="utf-8")
 
 
 def write_patch(

@@ -752,8 +752,8 @@ class HereToSlay(Game[HereToSlayState, HereToSlayConfig]):
 
     @staticmethod
     def _leader_json(state: HereToSlayState, leader: int) -> dict[str, Any]:
-        info = state.catalog.leaders[leader]
-        return {"id": leader, "name": info.name, "class": info.hero_class, "skill": info.skill.text}
+        # The bot's shared one (LEAN), copied: a view's caller may change what it gets.
+        return dict(LEAN(state.catalog)[0][leader])
 
     reaction_kinds: ClassVar[dict[str, str]] = {
         "modifier": "Modifiers",
