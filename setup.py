@@ -24,6 +24,7 @@ from setuptools.command.build_ext import build_ext
 HOT_PATHS = [
     "src/tavernkeep/engine/rng.py",
     "src/tavernkeep/engine/actions.py",
+    "src/tavernkeep/engine/decisions.py",
     "src/tavernkeep/engine/match.py",
     "src/tavernkeep/engine/tally.py",
     "src/tavernkeep/agents/random_bot.py",

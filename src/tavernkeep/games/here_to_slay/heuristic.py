@@ -33,7 +33,7 @@ from tavernkeep.games.here_to_slay.cards import (
 )
 from tavernkeep.games.here_to_slay.content import Step
 from tavernkeep.games.here_to_slay.rolls import attack_chances
-from tavernkeep.games.here_to_slay.table import position_of
+from tavernkeep.games.here_to_slay.table import ROLL, USE, position_of
 
 CARD = 1.0
 """A card in hand: the unit of value."""
@@ -67,8 +67,21 @@ class HeuristicBot:
         actions = info.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        view = info.observe()
         cat: Catalog = info.content()
+        # The choices that need no view are made before one is built (a view is most of
+        # a decision's time): a Party Leader, and a free roll or a skill's "use it?".
+        first = actions[0]
+        if first.kind == "leader":
+            return max(
+                actions,
+                key=lambda a: LEADER_TASTE.get(
+                    cat.leaders[position_of(int(a.args[0]))].skill.trigger, 1.0
+                ),
+            )
+        if first in (ROLL, USE):
+            # free_roll, may, may_step: the roll or the skill; saying no only wastes it.
+            return first
+        view = info.observe()
         reading = Reading(view, cat, info.seat)
         kind = view["decision"]["kind"]
         if kind == "turn":
@@ -81,18 +94,10 @@ class HeuristicBot:
             return reading.pick(actions)
         if kind == "target":
             return reading.target(actions)
-        if kind == "leader":
-            return max(
-                actions,
-                key=lambda a: LEADER_TASTE.get(
-                    cat.leaders[position_of(int(a.args[0]))].skill.trigger, 1.0
-                ),
-            )
         if kind == "play_now":
             plays = [a for a in actions if a.kind == "play"]
             return max(plays, key=reading.play_value) if plays else actions[0]
-        # free_roll, may, may_step: the roll or the skill; saying no only wastes it.
-        return next((a for a in actions if a.kind in ("roll", "use")), actions[0])
+        return actions[0]
 
 
 class Reading:
