@@ -27,10 +27,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavernkeep.agents import BOTS, LOBBY_MCTS
-from tavernkeep.agents.policy import load_policy
-from tavernkeep.engine.errors import IllegalAction, RecordError, SeatError, TavernkeepError
-from tavernkeep.games import all_games, game_names, get_game
+from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
+from tavernkeep.games import all_games, game_names
 from tavernkeep.server import replays
 from tavernkeep.server.guards import (
     MAX_DEPTH,
@@ -39,24 +37,18 @@ from tavernkeep.server.guards import (
     guarded_http,
     json_depth,
 )
+from tavernkeep.server.lifecycle import Busy
+from tavernkeep.server.limits import Limits
+from tavernkeep.server.lobby import GAME_FILES, game_file, game_list
 from tavernkeep.server.names import clean_name
-from tavernkeep.server.rooms import (
-    MAX_OUTBOX,
-    Busy,
-    Connection,
-    Limits,
-    Room,
-    SeatTaken,
-    Tavern,
-    describe_options,
-)
+from tavernkeep.server.room import MAX_OUTBOX, Connection, Room
+from tavernkeep.server.rooms import Tavern
+from tavernkeep.server.seating import SeatTaken
 from tavernkeep.server.settings import TableSettings
 from tavernkeep.server.storage import Storage
 from tavernkeep.server.timing import PassPrior
 
 STATIC = Path(__file__).parent / "static"
-GAME_FILES = {".js": "text/javascript", ".css": "text/css"}
-"""What a game's `web/` folder serves, by suffix: its renderer's modules, its stylesheet."""
 MAX_MESSAGE = 4096
 """Bytes in one client message; an action is a few dozen."""
 log = logging.getLogger("tavernkeep.server")
@@ -128,29 +120,6 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def game_file(name: str, path: str) -> Path | None:
-    """A file of a registered game's `web/` folder (Game.web_dir), or None: an unknown
-    game, a path that leads out of the folder, or a kind of file it does not serve."""
-    if name not in game_names():
-        return None
-    web = get_game(name).web_dir()
-    if web is None:
-        return None
-    root = web.resolve()
-    target = (root / path).resolve()
-    if not target.is_relative_to(root) or target.suffix not in GAME_FILES:
-        return None
-    return target if target.is_file() else None
-
-
-def policy_game(spec: str) -> str | None:
-    """The game a server's trained policy plays (None if its file has gone since)."""
-    try:
-        return load_policy(spec.removeprefix("bot:policy:")).game
-    except SeatError:
-        return None
-
-
 def create_app(
     database_url: str = "sqlite:///tavernkeep.db",
     bot_delay: float = 0.8,
@@ -160,7 +129,7 @@ def create_app(
 ) -> FastAPI:
     """The app over one database. `bot_delay` is the pause before a bot's move and
     `pass_delay` the median pause before a pass for a person with nothing to play
-    (rooms.py, timing.py); `limits` bounds what one table or stranger may spend;
+    (bots.py, timing.py); `limits` bounds what one table or stranger may spend;
     `warm_search` starts the search workers with the app rather than at the first search
     (search.py `SearchPool.warm`)."""
     limits = limits or Limits()
@@ -222,32 +191,7 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        out = []
-        for game in all_games():
-            bots = [
-                LOBBY_MCTS if b == "mcts" else f"bot:{b}"
-                for b in BOTS
-                if b != "heuristic" or game.heuristic_agent()
-            ]
-            bots += [spec for spec in limits.policies if policy_game(spec) == game.name]
-            out.append(
-                {
-                    "name": game.name,
-                    "title": game.title,
-                    "min_players": game.min_players,
-                    "max_players": game.max_players,
-                    "players_note": game.players_note,
-                    "players_variant": game.players_variant,
-                    "kind": game.kind,
-                    "summary": game.summary,
-                    "bots": bots,
-                    "options": describe_options(game),
-                    "renderer": game_file(game.name, "renderer.js") is not None,
-                    "stylesheet": game_file(game.name, "style.css") is not None,
-                    "rules": game.how_to_play() is not None,
-                }
-            )
-        return out
+        return game_list(limits.policies)
 
     @app.get("/api/games/{name}/rules", response_model=None)
     async def game_rules(name: str) -> dict[str, Any] | JSONResponse:
@@ -410,7 +354,7 @@ def create_app(
                 await websocket.close(code=1008)
                 return
             # Counted from here, with no wait between: news from another process does
-            # not let go of a table a page is joining (Tavern.heard).
+            # not let go of a table a page is joining (keeping.py `Keeping.heard`).
             room.sockets += 1
             try:
                 await serve_connection(websocket, room, tavern)

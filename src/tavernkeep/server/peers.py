@@ -4,18 +4,19 @@ Any number of `tavernkeep serve` processes, on any number of hosts, may share a 
 (PROTOCOL.md, "Several server processes"). PostgreSQL alone coordinates them:
 
 - **News.** Every write that changes a table notifies a channel in its own transaction
-  (storage.py `_notify`). Each process listens on one connection of its own and, for a
-  table it holds in memory, reads the table again and brings its copy up to date
-  (rooms.py `Tavern.heard`). A process that lost its listening connection catches up
-  every table it holds once it is back, since news sent meanwhile is lost to it.
+  (storage/database.py `Database.notify`). Each process listens on one connection of its
+  own and, for a table it holds in memory, reads the table again and brings its copy up to
+  date (rooms.py `Tavern.heard`, then keeping.py). A process that lost its listening
+  connection catches up every table it holds once it is back, since news sent meanwhile is
+  lost to it.
 - **Leases.** One process at a time runs a table's bots and clocks: its keeper
   (`tables.keeper`). A process is alive while its heartbeat (`servers.until`, by the
   database's clock) is ahead; each beat also looks for tables whose keeper's heartbeat
   lapsed (a process killed, a host gone) and takes them over, so their games go on.
 
 A second writer is not kept out by the lease but by the table's revision: an action is
-appended only at the revision its writer saw (storage.py `_advance`), so however the
-processes race, one version of a table is applied once.
+appended only at the revision its writer saw (storage/appends.py `Appends._advance`), so
+however the processes race, one version of a table is applied once.
 """
 
 from __future__ import annotations

@@ -1,0 +1,272 @@
+"""The database's schema: its tables, their version (`SCHEMA`), and the migrations that
+bring an older database up to date.
+
+The schema's version is kept in `meta`; an older database is brought up to date when it
+is opened (`SCHEMA`, `prepare_schema`), in one transaction, so nothing is half-migrated.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+
+from tavernkeep.engine.errors import ConfigError
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("pack", String(200), nullable=False),
+    Column("pack_digest", String(64), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("token_hashes", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("result", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    # Who may know the seed before the end: "secret" (nobody), "chosen" (the creator
+    # typed it in) or "known" (a table opened before seeds were kept secret, when the
+    # creator was shown it). Every seat is shown which (PROTOCOL.md).
+    Column("deal", String(16), nullable=False, server_default="secret"),
+    # The numbering its stored actions are written in (engine/records.py RECORD_VERSION):
+    # a table from schema 1 is 1 until the server first replays it and rewrites them.
+    Column("record_version", Integer, nullable=False, server_default="1"),
+    # How the table is kept, as its creator chose (server/settings.py), as JSON: rules of
+    # the room rather than of the game.
+    Column("settings", Text, nullable=False, server_default="{}"),
+    # The hash of the creator's host key, which hands out a seat's invite again (and
+    # closes the table, starts its rematch); None for a table from before hosts.
+    Column("host_hash", String(64), nullable=True),
+    # The table its rematch was opened as, once one was: asked again, the same one.
+    Column("rematch_id", String(32), nullable=True),
+    # Bumped by every change to its actions (an append, a take-back): an append names the
+    # revision it follows, and is refused if another writer got there first.
+    Column("revision", Integer, nullable=False, server_default="0"),
+    # The server process (servers.id) that runs the table's bots and clocks: its lease,
+    # good while that process's heartbeat is (server/peers.py).
+    Column("keeper", String(32), nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", String(200), nullable=False),
+    # The seat whose person had left when a bot standing in for them chose this action
+    # (rooms.py), so the result and the record can say which decisions were not theirs.
+    Column("stand_in", Integer, nullable=True),
+)
+
+seat_keys = Table(
+    "seat_keys",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("invite_hash", String(64), nullable=True),
+    Column("credential_hash", String(64), nullable=True),
+    Column("device", Boolean, nullable=False, default=False),
+    # What the seat's person calls themselves (server/names.py), shown to everyone.
+    Column("name", String(100), nullable=True),
+    # Seconds left on the seat's clock as its last decision ended (settings.Clock).
+    Column("clock", Float, nullable=True),
+    # Left open by the creator for anyone to take from the lobby (POST .../join).
+    Column("open_seat", Boolean, nullable=False, server_default=text("false")),
+    # Why a bot plays the seat until its person is back ("left", "out of time"); None
+    # while its person plays it. Stored so every server process shows and plays the same.
+    Column("away", String(16), nullable=True),
+    # The kind of decision (Game.reaction_kinds) its person passes on until they have
+    # another to make ("modifier"); None when they are asked as usual.
+    Column("passing_on", String(40), nullable=True),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    # "say" for what a person said; "notice" for what the table did ("Player 2's seat
+    # was handed to a new invite"), which the page shows in its log.
+    Column("kind", String(16), nullable=False, server_default="say"),
+)
+
+servers = Table(
+    "servers",
+    metadata,
+    # One row a running server process: alive while `until` (the database's clock, in
+    # seconds since the epoch) is ahead; its leases and presence go with it.
+    Column("id", String(32), primary_key=True),
+    Column("until", Float, nullable=False),
+    Column("started", Float, nullable=False),
+)
+
+presence = Table(
+    "presence",
+    metadata,
+    # A seat's person has a page open on `server` (one row however many pages): every
+    # process shows them at the table, and the keeper waits for them, not for a leaver.
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("server", String(32), primary_key=True),
+)
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+SCHEMA = 5
+"""1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
+2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
+3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
+a table waiting for its open seats is "waiting"), the table's
+settings (`tables.settings`), its host key (`tables.host_hash`), its rematch
+(`tables.rematch_id`), its chat and notices (`chat`), and which actions a stand-in bot
+chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when left
+idle.
+4: several server processes on one database: a table's `revision` and `keeper`, a seat's
+`away`, the `servers` alive and who is `presence`-ent on which.
+5: the kind of decision a seat's person passes on until their turn (`seat_keys.passing_on`)."""
+
+UNFINISHED = ("playing", "waiting")
+"""The statuses of a table not over: played, or waiting for people to take its open seats."""
+
+
+def prepare_schema(engine: Engine) -> None:
+    """Create what is missing and bring an older database up to `SCHEMA`, in one
+    transaction: a server stopped half-way leaves the database as it found it. On
+    PostgreSQL under a lock for the transaction, so that several processes starting at
+    once on a new database (`serve --workers`) create it once, one after another."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('tavernkeep schema'))"))
+        had_tables = inspect(conn).has_table("tables")
+        metadata.create_all(conn)
+        row = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).first()
+        version = int(row.value) if row is not None else (1 if had_tables else SCHEMA)
+        if version > SCHEMA:
+            raise ConfigError(
+                f"the database was written by a newer tavernkeep (schema {version}; this "
+                f"one knows up to {SCHEMA}): upgrade tavernkeep to use it"
+            )
+        if version < 2:
+            _migrate_to_2(conn)
+        if version < 3:
+            _migrate_to_3(conn)
+        if version < 4:
+            _migrate_to_4(conn)
+        if version < 5:
+            _migrate_to_5(conn)
+        if row is None:
+            conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
+        elif version != SCHEMA:
+            conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_5(conn: Connection) -> None:
+    """Schema 4's people were asked every decision: nobody passes on any."""
+    if "passing_on" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN passing_on VARCHAR(40)"))
+
+
+def _migrate_to_4(conn: Connection) -> None:
+    """Schema 3 was one process's: every table starts at revision 0 with no keeper, every
+    seat played by its person (the servers and presence tables are new)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "revision" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+    if "keeper" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN keeper VARCHAR(32)"))
+    if "away" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN away VARCHAR(16)"))
+
+
+def _migrate_to_3(conn: Connection) -> None:
+    """Schema 2 had no names, settings or chat: every seat starts without a name, every
+    table with the default settings (the chat table is new, made by `create_all`)."""
+    keyed = {c["name"] for c in inspect(conn).get_columns("seat_keys")}
+    if "name" not in keyed:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN name VARCHAR(100)"))
+    if "clock" not in keyed:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN clock FLOAT"))
+    if "open_seat" not in keyed:
+        conn.execute(
+            text("ALTER TABLE seat_keys ADD COLUMN open_seat BOOLEAN NOT NULL DEFAULT FALSE")
+        )
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "settings" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"))
+    if "host_hash" not in columns:
+        # Tables from before hosts have none: nobody can hand out their seats again.
+        conn.execute(text("ALTER TABLE tables ADD COLUMN host_hash VARCHAR(64)"))
+    if "rematch_id" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN rematch_id VARCHAR(32)"))
+    if "stand_in" not in {c["name"] for c in inspect(conn).get_columns("actions")}:
+        conn.execute(text("ALTER TABLE actions ADD COLUMN stand_in INTEGER"))
+
+
+def _migrate_to_2(conn: Connection) -> None:
+    """Schema 1 kept one token a person seat, which acted for it for ever, and handed
+    the seed to whoever opened the table. Each old token becomes an unclaimed invite,
+    so the first browser to open its link claims the seat as a new invite would; the
+    deal of an unfinished table is marked known to its creator, because it was.
+
+    Schema 1's actions are version-1 texts (engine/records.py): its tables keep
+    `record_version` 1, and the server rewrites a table's texts the first time it
+    replays it (`rewrite_actions`), since only a replay can say what an old number named."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "deal" not in columns:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN deal VARCHAR(16) NOT NULL DEFAULT 'secret'")
+        )
+    if "record_version" not in columns:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN record_version INTEGER NOT NULL DEFAULT 1")
+        )
+    conn.execute(update(tables).where(tables.c.status == "playing").values(deal="known"))
+    rows = []
+    for row in conn.execute(select(tables.c.id, tables.c.token_hashes)):
+        hashes = json.loads(row.token_hashes or "[]")
+        for seat, invite in enumerate(hashes if isinstance(hashes, list) else []):
+            if isinstance(invite, str):
+                rows.append(
+                    {
+                        "table_id": row.id,
+                        "seat": seat,
+                        "invite_hash": invite,
+                        "credential_hash": None,
+                        "device": False,
+                    }
+                )
+    if rows:
+        conn.execute(insert(seat_keys), rows)

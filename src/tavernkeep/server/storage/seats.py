@@ -1,0 +1,173 @@
+"""A table's seats as stored (`seat_keys`): their secrets, who claimed them, and what each
+seat's person said of themselves or the table said of them.
+
+A person's seat has two secrets, both stored only as SHA-256 hashes in `seat_keys`: the
+invite, good for one claim, and the credential the claim hands to one browser (see
+PROTOCOL.md, "Seats and who may act"). A claim is one conditional UPDATE, so two browsers
+racing for one invite (on one server or several) cannot both win it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from tavernkeep.server.chat import ChatLine
+from tavernkeep.server.storage.chat_lines import add_line
+from tavernkeep.server.storage.database import Database
+from tavernkeep.server.storage.schema import seat_keys
+
+
+@dataclass
+class SeatKey:
+    """A seat's secrets as stored: hashes only. A bot seat has neither."""
+
+    invite_hash: str | None = None
+    """The hash of the seat's invite (None for a bot, or a seat on the creator's device).
+    Kept once claimed, so that the invite's second user can be told it was claimed."""
+    credential_hash: str | None = None
+    """The hash of the credential a claim handed out; None until the seat is claimed."""
+    device: bool = False
+    """Played on the creator's device (hot seat): its credential went to the creator."""
+    name: str | None = None
+    """What the seat's person calls themselves, once they have said (server/names.py)."""
+    clock: float | None = None
+    """Seconds left on the seat's real-time clock as its last decision ended."""
+    open_seat: bool = False
+    """Left open for anyone to take from the lobby; claimed once someone has."""
+    away: str | None = None
+    """Why a stand-in bot plays the seat until its person is back; None if they play it."""
+    passing_on: str | None = None
+    """The kind of decision its person passes on until they have another to make."""
+
+    @property
+    def claimed(self) -> bool:
+        return self.credential_hash is not None
+
+
+class Seats:
+    """Claims of seats, and what is kept about each seat's person."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+
+    def reissue(self, table_id: str, seat: int, invite_hash: str, notice: ChatLine) -> ChatLine:
+        """Give a seat a new invite: its credential acts no more, and the next browser to
+        open the new invite claims it. Kept with the notice that says so, in one
+        transaction, so no table's seat changes hands unsaid."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(invite_hash=invite_hash, credential_hash=None)
+            )
+            self.db.notify(conn, table_id)
+            return add_line(conn, table_id, notice)
+
+    def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
+        """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
+        it yet. False when another claim got there first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seat_keys)
+                .where(
+                    seat_keys.c.table_id == table_id,
+                    seat_keys.c.seat == seat,
+                    seat_keys.c.invite_hash == invite_hash,
+                    seat_keys.c.credential_hash.is_(None),
+                )
+                .values(credential_hash=credential_hash)
+            )
+            self.db.notify(conn, table_id)
+            return bool(done.rowcount == 1)
+
+    def claim_open(self, table_id: str, credential_hash: str) -> int | None:
+        """Give the first open seat nobody has taken to the credential: the seat, or None
+        if every open seat is taken. One conditional update a try, so two people asking
+        at once never get one seat."""
+        with self.engine.begin() as conn:
+            for _ in range(8):
+                seat = conn.execute(
+                    select(func.min(seat_keys.c.seat)).where(
+                        seat_keys.c.table_id == table_id,
+                        seat_keys.c.open_seat.is_(True),
+                        seat_keys.c.credential_hash.is_(None),
+                    )
+                ).scalar()
+                if seat is None:
+                    return None
+                done = conn.execute(
+                    update(seat_keys)
+                    .where(
+                        seat_keys.c.table_id == table_id,
+                        seat_keys.c.seat == seat,
+                        seat_keys.c.credential_hash.is_(None),
+                    )
+                    .values(credential_hash=credential_hash)
+                )
+                if done.rowcount == 1:
+                    self.db.notify(conn, table_id)
+                    return int(seat)
+        return None
+
+    def set_name(self, table_id: str, seat: int, name: str) -> None:
+        """Name a seat's person: kept with the table, so its record and a restarted
+        server still say who sat there."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(name=name)
+            )
+            self.db.notify(conn, table_id)
+
+    def set_passing_on(self, table_id: str, seat: int, kind: str | None) -> None:
+        """Say which kind of decision a seat's person passes on until their turn (None:
+        they are asked again), kept so that every server process passes alike."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(passing_on=kind)
+            )
+            self.db.notify(conn, table_id)
+
+    def set_away(
+        self, table_id: str, seat: int, away: str | None, clock: float | None = None
+    ) -> None:
+        """Say why a stand-in plays a seat now (None: its person plays it again), and with
+        it the seconds left on its clock if those change too (run out, or given back): one
+        write, so storage never holds one without the other."""
+        values: dict[str, Any] = {"away": away}
+        if clock is not None:
+            values["clock"] = clock
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+                .values(**values)
+            )
+            self.db.notify(conn, table_id)
+
+    def seat_key(self, table_id: str, seat: int) -> SeatKey | None:
+        """The seat's hashes as committed: every join is checked against these, so a claim
+        made anywhere counts at once."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(seat_keys).where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
+            ).first()
+        if row is None:
+            return None
+        return SeatKey(
+            row.invite_hash,
+            row.credential_hash,
+            bool(row.device),
+            row.name,
+            row.clock,
+            bool(row.open_seat),
+            row.away,
+            row.passing_on,
+        )
