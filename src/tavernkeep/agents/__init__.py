@@ -1,7 +1,10 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
 A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, a trained
-policy, `bot:policy:PATH` (agents/policy.py), or a search bot, `bot:mcts` with an
+policy, `bot:policy:PATH` (agents/policy.py), a search guided by a trained guide,
+`bot:guided:PATH[:budget][:cutN]` (agents/guided.py; the budget and the horizon as
+`bot:mcts`'s, `GUIDED_BUDGET` where none is given, and no horizon: the guide's value
+judges each new position as it is), or a search bot, `bot:mcts` with an
 optional budget, rollout, horizon and `pure` in any order: `bot:mcts:500` (iterations a
 decision), `bot:mcts:200ms` (milliseconds a decision), `bot:mcts:500:heuristic`
 (rollouts played by the game's heuristic bot; `:random`, by the random bot; where the
@@ -16,10 +19,13 @@ play is game knowledge; everything else here is game-agnostic.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from typing import Any
 
+from tavernkeep.agents.guide import load_guide
+from tavernkeep.agents.guided import GuidedBot
 from tavernkeep.agents.ismcts import ISMCTSBot
 from tavernkeep.agents.policy import PolicyBot, load_policy
 from tavernkeep.agents.random_bot import RandomBot
@@ -34,6 +40,9 @@ LOBBY_MCTS = "bot:mcts:300ms"
 """The search bot the lobby offers: a time budget, so a browser table waits about a third
 of a second a decision in every game (an iteration budget would be instant in Hack &
 Slash and take seconds in Here to Slay)."""
+GUIDED_BUDGET = "100ms"
+"""`bot:guided:PATH`'s budget where the spec names none: the time the guided search is
+meant to beat `bot:mcts` at a second with (issue 42)."""
 MAX_ITERATIONS = 10_000_000
 MAX_MILLIS = 600_000
 """A typo such as an extra zero should be an error, not a bot that thinks for a day."""
@@ -59,10 +68,12 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
         if not params:
             raise SeatError(f"seat '{spec}': name the policy file, bot:policy:PATH")
         return PolicyBot(spec, load_policy(params), game)
+    if kind == "bot" and name == "guided":
+        return _guided(spec, params, game)
     if kind != "bot" or name not in BOTS:
         raise SeatError(
-            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic, bot:mcts "
-            "or bot:policy:PATH"
+            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic, bot:mcts, "
+            "bot:policy:PATH or bot:guided:PATH"
         )
     if name == "mcts":
         return _mcts(spec, params, game)
@@ -76,6 +87,72 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
     return agent
 
 
+def _budget(spec: str, text: str) -> tuple[int | None, int | None]:
+    """(iterations, milliseconds) of a budget part that `_BUDGET` matches, such as '500'
+    or '200ms', one of the two None; SeatError, one line, if it is out of range."""
+    budget = _BUDGET.match(text)
+    assert budget is not None
+    amount = int(budget.group(1))
+    if budget.group(2):
+        if not 1 <= amount <= MAX_MILLIS:
+            raise SeatError(f"seat '{spec}': a time budget is 1 to {MAX_MILLIS:,} ms, not {amount}")
+        return None, amount
+    if not 1 <= amount <= MAX_ITERATIONS:
+        raise SeatError(f"seat '{spec}': iterations are 1 to {MAX_ITERATIONS:,}, not {amount}")
+    return amount, None
+
+
+def _guided(spec: str, params: str, game: Game[Any, Any]) -> GuidedBot:
+    """`bot:guided:PATH[:budget][:cutN]`. A path may hold a colon itself, so the path is
+    the longest run of leading parts that names a file, and what follows it must be a
+    budget, a horizon or both: a part that is neither (`:heuristic`, which is `bot:mcts`'s)
+    is named as the mistake, not as a file missing. Where no file is there, a budget and a
+    horizon at the end are still read as such, and the file is what is missing."""
+    if not params:
+        raise SeatError(f"seat '{spec}': name the guide file, bot:guided:PATH[:budget][:cutN]")
+    parts = params.split(":")
+    path, rest = params, []
+    for end in range(len(parts), 0, -1):
+        if os.path.isfile(":".join(parts[:end])):
+            path, rest = ":".join(parts[:end]), parts[end:]
+            break
+    else:
+        # No file: the budget and horizon at the end (two parts at most) are still read
+        # as such, so that the error names the file that is missing, not the spec's tail.
+        end = len(parts)
+        while end > max(1, len(parts) - 2) and (
+            _BUDGET.match(parts[end - 1]) or _CUT.match(parts[end - 1])
+        ):
+            end -= 1
+        path, rest = ":".join(parts[:end]), parts[end:]
+    if not path:
+        raise SeatError(f"seat '{spec}': name the guide file, bot:guided:PATH[:budget][:cutN]")
+    budget, horizon = GUIDED_BUDGET, None
+    budget_seen = False
+    for part in rest:
+        if _BUDGET.match(part):
+            if budget_seen:
+                raise SeatError(f"seat '{spec}': give one budget, not two")
+            budget, budget_seen = part, True
+        elif (cut := _CUT.match(part)) is not None:
+            if horizon is not None:
+                raise SeatError(f"seat '{spec}': give one horizon, not two")
+            horizon = int(cut.group(1))
+            if not 1 <= horizon <= MAX_HORIZON:
+                raise SeatError(
+                    f"seat '{spec}': a horizon is 1 to {MAX_HORIZON:,} actions, not {horizon}"
+                )
+        else:
+            raise SeatError(
+                f"seat '{spec}': '{part}' is neither a budget (500 iterations, 200ms) nor a "
+                "horizon (cut10)"
+            )
+    iterations, millis = _budget(spec, budget)
+    guide = load_guide(path)
+    name = f"bot:guided:{path}:{budget}" + (f":cut{horizon}" if horizon is not None else "")
+    return GuidedBot(name, guide, game, iterations, millis, horizon=horizon)
+
+
 def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     iterations: int | None = None
     millis: int | None = None
@@ -84,24 +161,11 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
     judges = game.evaluator() is not None
     budget_seen = rollout_seen = pure = full = False
     for part in params.split(":") if params else []:
-        budget = _BUDGET.match(part)
-        if budget is not None:
+        if _BUDGET.match(part) is not None:
             if budget_seen:
                 raise SeatError(f"seat '{spec}': give one budget, not two")
             budget_seen = True
-            amount = int(budget.group(1))
-            if budget.group(2):
-                if not 1 <= amount <= MAX_MILLIS:
-                    raise SeatError(
-                        f"seat '{spec}': a time budget is 1 to {MAX_MILLIS:,} ms, not {amount}"
-                    )
-                millis = amount
-            else:
-                if not 1 <= amount <= MAX_ITERATIONS:
-                    raise SeatError(
-                        f"seat '{spec}': iterations are 1 to {MAX_ITERATIONS:,}, not {amount}"
-                    )
-                iterations = amount
+            iterations, millis = _budget(spec, part)
         elif part in ROLLOUTS:
             if rollout_seen:
                 raise SeatError(f"seat '{spec}': give one rollout, not two")
@@ -173,11 +237,11 @@ def _mcts(spec: str, params: str, game: Game[Any, Any]) -> ISMCTSBot:
 
 def seat_bot(spec: str, game: Game[Any, Any], config: Any, pack: Any = None) -> Agent:
     """The bot `spec` names, to sit at a table of `config` and `pack` (None: the built-in
-    pack): SeatError, one line, if it is a trained policy made for another game, player
-    count or pack. The one check of a policy against its table, wherever one is seated:
+    pack): SeatError, one line, if it is a trained policy or guide made for another game,
+    player count or pack. The one check of a policy against its table, wherever one is seated:
     `check_seat` (play, simulate, the lab, serve), the RL envs and imitation."""
     bot = make_bot(spec, game)
-    if isinstance(bot, PolicyBot):
+    if isinstance(bot, PolicyBot | GuidedBot):
         bot.fits(game, config, pack if pack is not None else game.load_pack(None))
     return bot
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -124,12 +126,65 @@ def save_policy(path: str | Path, policy: Policy) -> None:
 
 def load_policy(path: str | Path) -> Policy:
     """The policy in `path`; SeatError, one line, if it is missing or not a policy."""
+    return _load(*file_key(path, "bot:policy"))
+
+
+def file_key(path: str | Path, spec: str) -> tuple[str, int, int, str]:
+    """What a network file is cached by: its real path, modification time and size, and
+    the path as given (for messages); SeatError, one line, naming `spec:path`, if it
+    cannot be read."""
     try:
         stat = os.stat(path)
     except OSError as missing:
         reason = (missing.strerror or "cannot be read").lower()
-        raise SeatError(f"bot:policy:{path}: {reason}") from None
-    return _load(os.path.realpath(path), stat.st_mtime_ns, stat.st_size, str(path))
+        raise SeatError(f"{spec}:{path}: {reason}") from None
+    return os.path.realpath(path), stat.st_mtime_ns, stat.st_size, str(path)
+
+
+@contextmanager
+def npz_file(
+    real: str, size: int, where: str, kind: str, version: int, noun: str, writer: str
+) -> Iterator[tuple[dict[str, Any], Any]]:
+    """The JSON header and the arrays of a network file (a policy's or a guide's), its
+    format and version checked. Whatever goes wrong reading it, in here or in the
+    caller's body, ends as one SeatError line: `where` names the file, `noun` what it
+    should be, `writer` what writes one."""
+    if size > MAX_BYTES:
+        raise SeatError(f"{where}: {size:,} bytes is too large for a {noun} file")
+    try:
+        with np.load(real, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict) or meta.get("format") != kind:
+                raise SeatError(f"{where}: not a tavernkeep {noun} file")
+            if meta.get("version") != version:
+                raise SeatError(
+                    f"{where}: {noun} format version {meta.get('version')!r}; "
+                    f"this tavernkeep reads version {version}"
+                )
+            yield meta, data
+    except SeatError:
+        raise
+    except KeyError as missing:
+        # numpy names a missing array "NAME is not a file in the archive": the name alone.
+        key = str(missing.args[0] if missing.args else missing)
+        key = key.removesuffix(" is not a file in the archive")
+        raise SeatError(f"{where}: not a readable {noun} file (no '{key}' in it)") from None
+    except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile):
+        # numpy's own reasons (a zip's, a pickle's) would only confuse: say what it is not.
+        raise SeatError(
+            f"{where}: not a readable {noun} file (an .npz that {writer} wrote)"
+        ) from None
+
+
+def scale_of(meta: dict[str, Any], where: str) -> str:
+    """The observation scale a file's header names (SCALES); a file from before scaling
+    names none and learnt from the raw encoding."""
+    scale = meta.get("observation", "raw")
+    if scale not in SCALES:
+        raise SeatError(
+            f"{where}: observations scaled as {scale!r}, not one of {', '.join(SCALES)}"
+        )
+    return str(scale)
 
 
 @lru_cache(maxsize=16)
@@ -137,47 +192,22 @@ def _load(real: str, mtime: int, size: int, shown: str) -> Policy:
     # Cached by file and modification time: a lab's thousands of games, or a server's
     # tables, read a policy once; a policy trained again is read again.
     where = f"bot:policy:{shown}"
-    if size > MAX_BYTES:
-        raise SeatError(f"{where}: {size:,} bytes is too large for a policy file")
-    try:
-        with np.load(real, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-                raise SeatError(f"{where}: not a tavernkeep policy file")
-            if meta.get("version") != VERSION:
-                raise SeatError(
-                    f"{where}: policy format version {meta.get('version')!r}; "
-                    f"this tavernkeep reads version {VERSION}"
-                )
-            layers = tuple(
-                (as_floats(data[f"w{i}"]), as_floats(data[f"b{i}"]))
-                for i in range(int(meta["layers"]))
-            )
-            scale = meta.get("observation", "raw")
-            if scale not in SCALES:
-                raise SeatError(
-                    f"{where}: observations scaled as {scale!r}, not one of {', '.join(SCALES)}"
-                )
-            policy = Policy(
-                game=str(meta["game"]),
-                options=dict(meta["options"]),
-                pack=None if meta["pack"] is None else str(meta["pack"]),
-                size=int(meta["size"]),
-                actions=tuple(str(a) for a in meta["actions"]),
-                layers=layers,
-                activation=str(meta["activation"]),
-                about=dict(meta.get("about") or {}),
-                observation=str(scale),
-            )
-    except SeatError:
-        raise
-    except KeyError as missing:
-        raise SeatError(f"{where}: not a readable policy file (no {missing} in it)") from None
-    except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile):
-        # numpy's own reasons (a zip's, a pickle's) would only confuse: say what it is not.
-        raise SeatError(
-            f"{where}: not a readable policy file (an .npz that tavernkeep.rl.train wrote)"
-        ) from None
+    opened = npz_file(real, size, where, FORMAT, VERSION, "policy", "tavernkeep.rl.train")
+    with opened as (meta, data):
+        layers = tuple(
+            (as_floats(data[f"w{i}"]), as_floats(data[f"b{i}"])) for i in range(int(meta["layers"]))
+        )
+        policy = Policy(
+            game=str(meta["game"]),
+            options=dict(meta["options"]),
+            pack=None if meta["pack"] is None else str(meta["pack"]),
+            size=int(meta["size"]),
+            actions=tuple(str(a) for a in meta["actions"]),
+            layers=layers,
+            activation=str(meta["activation"]),
+            about=dict(meta.get("about") or {}),
+            observation=scale_of(meta, where),
+        )
     _check_shapes(policy, where)
     return policy
 
@@ -186,22 +216,90 @@ def as_floats(array: Any) -> Array:
     return np.array(array, dtype=np.float32)
 
 
+def check_layers(
+    layers: tuple[tuple[Array, Array], ...], inputs: int, where: str, name: str = "layer"
+) -> int:
+    """SeatError unless each (weights, bias) takes the outputs of the one before it (the
+    first, `inputs`) and holds finite numbers only; returns the last layer's outputs."""
+    for i, (weights, bias) in enumerate(layers):
+        if weights.ndim != 2 or weights.shape[1] != inputs or bias.shape != (weights.shape[0],):
+            raise SeatError(f"{where}: {name} {i} does not fit the one before it")
+        if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+            raise SeatError(f"{where}: {name} {i} holds a number that is not finite")
+        inputs = weights.shape[0]
+    return inputs
+
+
 def _check_shapes(policy: Policy, where: str) -> None:
     if policy.activation not in ACTIVATIONS:
         raise SeatError(f"{where}: unknown activation {policy.activation!r}")
     if not policy.layers:
         raise SeatError(f"{where}: the network has no layers")
-    inputs = policy.size
-    for i, (weights, bias) in enumerate(policy.layers):
-        if weights.ndim != 2 or weights.shape[1] != inputs or bias.shape != (weights.shape[0],):
-            raise SeatError(f"{where}: layer {i} does not fit the one before it")
-        if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
-            raise SeatError(f"{where}: layer {i} holds a number that is not finite")
-        inputs = weights.shape[0]
+    inputs = check_layers(policy.layers, policy.size, where)
     if inputs != len(policy.actions):
         raise SeatError(
             f"{where}: the network scores {inputs} actions but names {len(policy.actions)}"
         )
+
+
+class Trained(Protocol):
+    """What a network file says it learnt at: the table a `fits` check compares."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def pack(self) -> str | None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def actions(self) -> tuple[str, ...]: ...
+
+
+def own_encoding(name: str, trained: Trained, game: Game[Any, Any], noun: str) -> Any:
+    """The encoding of the table `trained` learnt at, checked against what it holds:
+    SeatError, one line, if it is another game's or that table cannot be set."""
+    if trained.game != game.name:
+        raise SeatError(f"{name}: a {noun} for {trained.game}, not {game.name}")
+    try:
+        config = game.make_config(dict(trained.options))
+        pack = game.load_pack(trained.pack)
+    except TavernkeepError as bad:
+        raise SeatError(f"{name}: the table it was trained at cannot be set: {bad}") from None
+    encoding = encoding_of(game, config, pack)
+    check_encoding(name, trained, encoding, "its own options")
+    return encoding
+
+
+def check_encoding(name: str, trained: Trained, encoding: Any, table: str) -> None:
+    """SeatError unless `encoding` has the observation size and actions `trained` has."""
+    texts = tuple(action.text for action in encoding.actions)
+    if encoding.size != trained.size or texts != trained.actions:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(trained.options.items()))
+        raise SeatError(
+            f"{name} cannot play {table}: it was trained on "
+            f"{trained.game} ({options or 'default options'}, pack "
+            f"{trained.pack or 'built-in'}), whose observation ({trained.size}) "
+            f"and actions ({len(trained.actions)}) differ from this table's "
+            f"({encoding.size} and {len(texts)})"
+        )
+
+
+def check_fits(name: str, trained: Trained, game: Game[Any, Any], config: Any, pack: Any) -> None:
+    """SeatError, naming the difference, unless a table of `config` and `pack` has the
+    player count, observation and action space `trained` learnt at."""
+    # The player count is named first, as the difference a person chose: the sizes
+    # it changes are what the encoding check below would report instead.
+    seats = getattr(config, "players", None)
+    players = trained.options.get("players")
+    if players is not None and seats is not None and players != seats:
+        raise SeatError(
+            f"{name} cannot play this table: it was trained on {trained.game} "
+            f"for {players} player{'' if players == 1 else 's'}, and this table seats "
+            f"{seats}"
+        )
+    check_encoding(name, trained, encoding_of(game, config, pack), "this table")
 
 
 class PolicyBot:
@@ -210,42 +308,13 @@ class PolicyBot:
     def __init__(self, spec: str, policy: Policy, game: Game[Any, Any]) -> None:
         self.name = spec
         self.policy = policy
-        if policy.game != game.name:
-            raise SeatError(f"{spec}: a policy for {policy.game}, not {game.name}")
-        try:
-            config = game.make_config(dict(policy.options))
-            pack = game.load_pack(policy.pack)
-        except TavernkeepError as bad:
-            raise SeatError(f"{spec}: the table it was trained at cannot be set: {bad}") from None
-        self.encoding = encoding_of(game, config, pack)
-        self._check(self.encoding, "its own options")
+        self.encoding = own_encoding(spec, policy, game, "policy")
         self.index = {(a.kind, a.args): i for i, a in enumerate(self.encoding.actions)}
-
-    def _check(self, encoding: Any, table: str) -> None:
-        texts = tuple(action.text for action in encoding.actions)
-        if encoding.size != self.policy.size or texts != self.policy.actions:
-            trained = ", ".join(f"{k}={v}" for k, v in sorted(self.policy.options.items()))
-            raise SeatError(
-                f"{self.name} cannot play {table}: it was trained on "
-                f"{self.policy.game} ({trained or 'default options'}, pack "
-                f"{self.policy.pack or 'built-in'}), whose observation ({self.policy.size}) "
-                f"and actions ({len(self.policy.actions)}) differ from this table's "
-                f"({encoding.size} and {len(texts)})"
-            )
 
     def fits(self, game: Game[Any, Any], config: Any, pack: Any) -> None:
         """SeatError, naming the difference, unless a table of `config` and `pack` has
         the player count, observation and action space this policy was trained on."""
-        # The player count is named first, as the difference a person chose: the sizes
-        # it changes are what the encoding check below would report instead.
-        trained, seats = self.policy.options.get("players"), getattr(config, "players", None)
-        if trained is not None and seats is not None and trained != seats:
-            raise SeatError(
-                f"{self.name} cannot play this table: it was trained on {self.policy.game} "
-                f"for {trained} player{'' if trained == 1 else 's'}, and this table seats "
-                f"{seats}"
-            )
-        self._check(encoding_of(game, config, pack), "this table")
+        check_fits(self.name, self.policy, game, config, pack)
 
     def choose(self, info: Any) -> Action:
         legal: list[Action] = info.legal_actions()

@@ -86,6 +86,11 @@ class Lifecycle:
             if spec.startswith("bot:policy:") and spec not in self.limits.policies:
                 offered = ", ".join(self.limits.policies) or "none"
                 raise SeatError(f"this server seats no policy '{spec}' (it offers: {offered})")
+            if spec.startswith("bot:guided"):
+                # Its guide is a file the spec names, and it thinks outside the search
+                # pool's limits: a stranger's spec must read no file and spend no more
+                # than the pool allows. Guided searches play at the terminal and in the lab.
+                raise SeatError(f"this server seats no guided search ('{spec}')")
         config = game.make_config({**options, "players": len(seats)})
         loaded = game.load_pack(pack)
         for spec in [*seats, stand_in]:
