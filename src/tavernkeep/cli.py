@@ -867,11 +867,27 @@ def serve(
             "(repeatable); no other policy is read.",
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            envvar="TAVERNKEEP_PUBLIC_URL",
+            help="The address people open, as https://host[:port], when it is not "
+            "http://HOST:PORT (behind a proxy that serves TLS): passkeys and the session "
+            "cookie are bound to it.",
+        ),
+    ] = None,
+    accounts_per_hour: Annotated[
+        float, typer.Option(help="Passkey accounts one address may create an hour.", min=0.0)
+    ] = 6.0,
+    sign_ins_per_minute: Annotated[
+        float, typer.Option(help="Passkey sign-ins one address may begin a minute.", min=0.0)
+    ] = 10.0,
     reuse_port: Annotated[bool, typer.Option(hidden=True)] = False,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
     from tavernkeep.agents.policy import load_policy
     from tavernkeep.server.app import create_app, run
+    from tavernkeep.server.origins import public_origin
     from tavernkeep.server.rooms import Limits
     from tavernkeep.server.search import SearchLimits, default_workers
     from tavernkeep.server.storage import Storage, normalise_url, safe_url
@@ -887,6 +903,7 @@ def serve(
     policies = tuple(f"bot:policy:{path}" for path in policy or [])
     for path in policy or []:
         load_policy(path)
+    public_origin(public_url)  # a bad --public-url is one line here, not one a process
     if not reuse_port:
         # The address first: a busy port must not leave a new database file behind.
         check_listening(host, port)
@@ -921,9 +938,13 @@ def serve(
         open_tables=max_open_tables,
         sockets_per_client=sockets_per_client,
         archive_after=archive_after_days * 86400.0,
+        accounts_per_hour=accounts_per_hour,
+        sign_ins_per_minute=sign_ins_per_minute,
         policies=policies,
     )
-    web = create_app(database_url, bot_delay, limits, pass_delay, warm_search=True)
+    web = create_app(
+        database_url, bot_delay, limits, pass_delay, warm_search=True, public_url=public_url
+    )
     storage = web.state.tavern.storage
     # Among several processes, each says which it is: the id the database knows it by.
     among = f", server process {storage.me}" if storage.shared else ""

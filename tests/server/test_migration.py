@@ -16,7 +16,7 @@ from tavernkeep.engine.match import Match
 from tavernkeep.engine.records import replay, shift_arguments
 from tavernkeep.games import get_game
 from tavernkeep.server.app import create_app
-from tavernkeep.server.storage import SCHEMA, Storage, normalise_url
+from tavernkeep.server.storage import SCHEMA, Account, Passkey, Storage, normalise_url
 
 # Schema 1, as the server before this one created it.
 SCHEMA_1 = [
@@ -140,5 +140,41 @@ def test_a_schema_2_database_gains_names_and_keeps_its_seats(db_url: str, tk: An
     with engine.connect() as conn:
         version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
     engine.dispose()
-    assert version == str(SCHEMA) == "5"
+    assert version == str(SCHEMA) == "6"
     assert stored(db_url, tid).keys[0].name == "Alice"
+
+
+def test_a_schema_5_database_gains_accounts_and_keeps_its_seats(db_url: str, tk: Any) -> None:
+    """Schema 5 (no accounts): its seats stay their browsers', and may be an account's."""
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        data = tk.create(client, seats=["human", "bot:random", "bot:random"])
+        tid, token = data["id"], tk.tokens(data)[0]
+    engine = sa.create_engine(normalise_url(db_url), poolclass=NullPool)
+    with engine.begin() as conn:
+        for table in ("seat_takes", "challenges", "sessions", "passkeys", "accounts"):
+            conn.execute(sa.text(f"DROP TABLE {table}"))
+        # SQLite drops no column an index covers.
+        conn.execute(sa.text("DROP INDEX ix_seat_keys_account_id"))
+        conn.execute(sa.text("ALTER TABLE seat_keys DROP COLUMN account_id"))
+        conn.execute(sa.text("UPDATE meta SET value = '5' WHERE key = 'schema'"))
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client, tk.join(client, tid, 0, token):
+        pass
+    with engine.connect() as conn:
+        version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
+        found = sa.inspect(conn)
+        assert {"accounts", "passkeys", "sessions", "challenges", "seat_takes"} <= set(
+            found.get_table_names()
+        )
+        assert "ix_seat_keys_account_id" in {i["name"] for i in found.get_indexes("seat_keys")}
+        owners = conn.execute(sa.text("SELECT account_id FROM seat_keys")).scalars().all()
+    engine.dispose()
+    assert version == str(SCHEMA) == "6" and owners == [None, None, None]
+    # The seat, a browser's as before, may now be an account's.
+    storage = Storage(db_url)
+    try:
+        passkey = Passkey("key", "acc", "pub", 0, "a browser", 1.0)
+        storage.create_account(Account("acc", "Bea", 1.0), passkey, "session", 2e9)
+        storage.own_seats(tid, [0], "acc")
+        assert [(s.table_id, s.seat) for s in storage.owned_seats("acc", 10)] == [(tid, 0)]
+    finally:
+        storage.close()

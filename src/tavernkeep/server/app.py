@@ -10,6 +10,7 @@ first WebSocket message, never in a logged URL.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import resource
@@ -30,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
 from tavernkeep.games import all_games, game_names
 from tavernkeep.server import replays
+from tavernkeep.server.accounts import NotSignedIn, account_router, signed_in
 from tavernkeep.server.guards import (
     MAX_DEPTH,
     RateLimiter,
@@ -40,7 +42,9 @@ from tavernkeep.server.guards import (
 from tavernkeep.server.lifecycle import Busy
 from tavernkeep.server.limits import Limits
 from tavernkeep.server.lobby import GAME_FILES, game_file, game_list
+from tavernkeep.server.lobby_socket import serve_lobby
 from tavernkeep.server.names import clean_name
+from tavernkeep.server.origins import SameOrigin, public_origin
 from tavernkeep.server.room import MAX_OUTBOX, Connection, Room
 from tavernkeep.server.rooms import Tavern
 from tavernkeep.server.seating import SeatTaken
@@ -126,13 +130,16 @@ def create_app(
     limits: Limits | None = None,
     pass_delay: float = 2.0,
     warm_search: bool = False,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The app over one database. `bot_delay` is the pause before a bot's move and
     `pass_delay` the median pause before a pass for a person with nothing to play
     (bots.py, timing.py); `limits` bounds what one table or stranger may spend;
     `warm_search` starts the search workers with the app rather than at the first search
-    (search.py `SearchPool.warm`)."""
+    (search.py `SearchPool.warm`); `public_url` is the origin people open, for passkeys
+    and the CSRF check (accounts.py; None: each request's own)."""
     limits = limits or Limits()
+    public = public_origin(public_url)
     tavern = Tavern(Storage(database_url), bot_delay, limits, PassPrior.around(pass_delay))
     creations = RateLimiter(limits.tables_per_minute, limits.table_burst)
     frames = RateLimiter(replays.FRAMES_PER_MINUTE, replays.FRAMES_BURST)
@@ -161,6 +168,8 @@ def create_app(
             return error(str(exc), 409)
         if isinstance(exc, Busy):
             return error(str(exc), 503)
+        if isinstance(exc, NotSignedIn):
+            return error(str(exc), 401)
         return error(str(exc))
 
     @app.exception_handler(RequestValidationError)
@@ -221,6 +230,9 @@ def create_app(
             body.open,
             opened_by=client,
         )
+        account = await signed_in(request)
+        if account is not None and body.device:
+            await tavern.own_seats(room.id, body.device, account)
         seats = []
         for seat, spec in enumerate(room.seats):
             entry: dict[str, Any] = {"seat": seat, "agent": spec}
@@ -244,8 +256,10 @@ def create_app(
         }
 
     @app.post("/api/tables/{table_id}/claim", response_model=None)
-    async def claim_seat(table_id: str, body: Claim) -> dict[str, Any] | JSONResponse:
-        token = await tavern.claim(table_id, body.seat, body.invite)
+    async def claim_seat(
+        request: Request, table_id: str, body: Claim
+    ) -> dict[str, Any] | JSONResponse:
+        token = await tavern.claim(table_id, body.seat, body.invite, await signed_in(request))
         if token is None:
             return error("no such table", 404)
         return {"seat": body.seat, "token": token}
@@ -265,7 +279,7 @@ def create_app(
         if not creations.allow(client):
             wait = max(1, round(creations.wait(client)))
             return error(f"too many seats taken from one address: try again in {wait} s", 429)
-        taken = await tavern.join_open(table_id)
+        taken = await tavern.join_open(table_id, await signed_in(request))
         if taken is None:
             return error("no such table", 404)
         seat, token = taken
@@ -367,6 +381,14 @@ def create_app(
             else:
                 sockets.pop(client, None)
 
+    @app.websocket("/ws/lobby")
+    async def your_tables(websocket: WebSocket) -> None:
+        # The tables of the seats this browser holds, and each change (lobby_socket.py);
+        # counted with the address's table sockets.
+        await serve_lobby(websocket, tavern.your_tables, sockets, limits.sockets_per_client)
+
+    app.include_router(account_router(tavern, limits, public))
+    app.add_middleware(SameOrigin, public=public)
     app.add_middleware(RequestGuard)
     return app
 
@@ -398,6 +420,10 @@ def run(
         log_level="info",
     )
     server = uvicorn.Server(config)
+    # What is built by now (the modules, the app, the games) lives as long as the server:
+    # frozen out of the collector's sight, so that a full collection walks only what the
+    # tables make (it walked it all, 55-80 ms a time: the lobby's slowest answers).
+    gc.freeze()
     if not reuse_port:
         server.run()
         return

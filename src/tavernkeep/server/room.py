@@ -218,6 +218,9 @@ class Room:
         self.sockets = 0
         """WebSockets being served this table here, joined or still joining: a table a
         page is joining is not let go of (keeping.py `Keeping.heard`)."""
+        self.changed: Callable[[Room], None] | None = None
+        """Told after the pages, whenever they are told something: the lobby sockets that
+        follow the table read it again (your_tables.py). Set as tables.py builds it."""
 
     @property
     def version(self) -> int:
@@ -441,6 +444,7 @@ class Room:
                 cache[conn.seat] = messages
             for message in cache[conn.seat]:
                 conn.outbox.put_nowait(message)
+        self.tell_changed()
 
     def send_own(self, seat: int) -> None:
         """Send `seat`'s pages its state again: something of its own changed."""
@@ -448,6 +452,7 @@ class Room:
         for conn in [c for c in self.connections if c.seat == seat]:
             if conn.outbox.qsize() <= MAX_OUTBOX:
                 conn.outbox.put_nowait(message)
+        self.tell_changed()
 
     def broadcast_seats(self, skip: Connection | None = None) -> None:
         """Tell every connection (but `skip`) who is at the table now: a few hundred
@@ -465,6 +470,7 @@ class Room:
             conn.outbox.put_nowait(json.dumps({"type": "undone", "version": self.version}))
             conn.outbox.put_nowait(json.dumps(self.welcome_message(conn.seat)))
             conn.outbox.put_nowait(json.dumps(self.state_message(conn.seat)))
+        self.tell_changed()
 
     def broadcast_chat(self, line: ChatLine) -> None:
         """Tell every connection, spectators too, a new line of the chat."""
@@ -480,6 +486,13 @@ class Room:
                 self.drop(conn)
                 continue
             conn.outbox.put_nowait(message)
+        self.tell_changed()
+
+    def tell_changed(self) -> None:
+        """Tell whoever follows the table from the lobby that its pages were told
+        something (`changed`): they read it again, and say only what changed."""
+        if self.changed is not None:
+            self.changed(self)
 
     def drop(self, conn: Connection, why: str | None = None) -> None:
         """Forget a connection and tell its sender to close the socket, first saying

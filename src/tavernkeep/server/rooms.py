@@ -45,6 +45,7 @@ from tavernkeep.server.storage import Storage, StoredTable
 from tavernkeep.server.tables import IDLE_KEPT, Tables
 from tavernkeep.server.talk import Talk
 from tavernkeep.server.timing import PassPrior
+from tavernkeep.server.your_tables import YourTables
 
 
 class Tavern:
@@ -75,7 +76,13 @@ class Tavern:
         )
         """The other server processes on the database, if it may have any (PostgreSQL)."""
         self.tables = Tables(
-            storage, self.writer, self.pass_prior, self.peers, self.schedule_bots, self.follow
+            storage,
+            self.writer,
+            self.pass_prior,
+            self.peers,
+            self.schedule_bots,
+            self.follow,
+            self.changed,
         )
         self.rooms: dict[str, Room] = self.tables.rooms
         """The tables in memory here, by id (tables.py)."""
@@ -89,6 +96,8 @@ class Tavern:
         self.lifecycle = Lifecycle(self.tables, self.talk, self.clocks, self.bots, self.limits)
         self.seating = Seating(self.tables, self.talk, self.lifecycle)
         self.lobby = Lobby(self.tables)
+        self.your_tables = YourTables(self.tables)
+        """The lobby sockets and the tables they follow (your_tables.py, lobby_socket.py)."""
 
     async def begin(self) -> None:
         """Join the other server processes, if any: beat, listen for their news, and take
@@ -100,6 +109,7 @@ class Tavern:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        self.your_tables.close()
         if self.peers is not None:
             await self.peers.stop()
         self.searches.close()
@@ -189,13 +199,26 @@ class Tavern:
             game_name, seats, options, seed, pack, device, settings, open_seats, opened_by
         )
 
-    async def claim(self, table_id: str, seat: object, invite: object) -> str | None:
-        """Trade a seat's invite for a browser's credential (seating.py)."""
-        return await self.seating.claim(table_id, seat, invite)
+    async def claim(
+        self, table_id: str, seat: object, invite: object, account: str | None = None
+    ) -> str | None:
+        """Trade a seat's invite for a browser's credential, the seat `account`'s if one
+        is signed in (seating.py)."""
+        return await self.seating.claim(table_id, seat, invite, account)
 
-    async def join_open(self, table_id: str) -> tuple[int, str] | None:
+    async def join_open(self, table_id: str, account: str | None = None) -> tuple[int, str] | None:
         """Take the first open seat nobody has (seating.py)."""
-        return await self.seating.join_open(table_id)
+        return await self.seating.join_open(table_id, account)
+
+    async def own_seats(self, table_id: str, seats: list[int], account: str) -> None:
+        """A signed-in creator's hot seats are their account's (seating.py)."""
+        await self.seating.own(table_id, seats, account)
+
+    async def take_seat(
+        self, table_id: str, seat: object, account: str, session_hash: str
+    ) -> str | None:
+        """A credential for an account's seat, for another browser of theirs (seating.py)."""
+        return await self.seating.take(table_id, seat, account, session_hash)
 
     async def reissue(self, table_id: str, host: object, seat: object) -> str | None:
         """A new invite for a person's seat, at the host's word (seating.py)."""
@@ -232,12 +255,16 @@ class Tavern:
     # -- news from the other server processes (peers.py) ------------------------------
 
     def heard(self, table_id: str) -> None:
-        """Another process changed the table: catch it up here (keeping.py)."""
+        """Another process changed the table: catch it up here (keeping.py), and tell
+        the lobbies here that follow it (your_tables.py)."""
         self.keeping.heard(table_id)
+        self.your_tables.heard(table_id)
 
     def refresh(self) -> None:
-        """News may have been missed: catch up every table here (keeping.py)."""
+        """News may have been missed: catch up every table here (keeping.py), and
+        every table the lobbies here follow (your_tables.py)."""
         self.keeping.refresh()
+        self.your_tables.refresh()
 
     async def take_over(self, table_ids: list[str]) -> None:
         """Run the bots and clocks of tables whose keeper died (keeping.py)."""
@@ -261,6 +288,12 @@ class Tavern:
         heard while it was loaded (tables.py) and for a chat line kept after lines
         another process kept (talk.py)."""
         self.keeping.follow(room)
+
+    def changed(self, room: Room) -> None:
+        """The table told its pages something: the lobbies that follow it are told what
+        changed for them (your_tables.py). Asked by every table as it tells (room.py,
+        handed by tables.py)."""
+        self.your_tables.changed(room)
 
     async def reconcile(self, room: Room, stored: StoredTable | None) -> None:
         """Bring the table in memory to what storage holds (keeping.py): asked when

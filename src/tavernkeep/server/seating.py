@@ -2,6 +2,10 @@
 (a claim), an open seat taken from the lobby, a seat handed to a new invite by the host
 (a reissue), a credential checked as a page joins, and the names people give.
 
+A seat claimed by a person signed in with a passkey is their account's too: another
+browser signed in as them takes a credential of its own for it (`Seating.take`), without
+an invite (PROTOCOL.md, "Accounts").
+
 Storage decides who wins a seat (one conditional update each), so no table is replayed to
 claim a seat at it; the secrets are kept only as hashes (invites.py).
 """
@@ -9,6 +13,7 @@ claim a seat at it; the secrets are kept only as hashes (invites.py).
 from __future__ import annotations
 
 import hmac
+import time
 from dataclasses import replace
 
 from tavernkeep.engine.errors import IllegalAction
@@ -37,11 +42,13 @@ class Seating:
         self.talk = talk
         self.lifecycle = lifecycle
 
-    async def claim(self, table_id: str, seat: object, invite: object) -> str | None:
+    async def claim(
+        self, table_id: str, seat: object, invite: object, account: str | None = None
+    ) -> str | None:
         """Trade a seat's invite for a credential of this browser's own: the invite acts
         for nobody after that, and a second claim of it is refused (SeatTaken). Storage
         decides (one conditional update), so no table is replayed to claim a seat at it.
-        None for no such table."""
+        The seat is `account`'s too, if its person is signed in. None for no such table."""
         stored = await self.tables.stored(table_id)
         if stored is None:
             return None
@@ -58,7 +65,7 @@ class Seating:
             raise SeatTaken(taken)
         credential = new_secret()
         won = await self.db(
-            self.storage.claim, table_id, seat, key.invite_hash, secret_hash(credential)
+            self.storage.claim, table_id, seat, key.invite_hash, secret_hash(credential), account
         )
         if not won:
             raise SeatTaken(taken)
@@ -69,17 +76,18 @@ class Seating:
             room.broadcast_seats()
         return credential
 
-    async def join_open(self, table_id: str) -> tuple[int, str] | None:
+    async def join_open(self, table_id: str, account: str | None = None) -> tuple[int, str] | None:
         """Take the first open seat nobody has: the seat and this browser's credential
-        for it. The table begins once its last open seat is taken. None for no such
-        table; IllegalAction if no seat is open."""
+        for it (and the seat `account`'s, if one is signed in). The table begins once its
+        last open seat is taken. None for no such table; IllegalAction if no seat is
+        open."""
         stored = await self.tables.stored(table_id)
         if stored is None:
             return None
         if stored.status != "waiting":
             raise SeatTaken("no open seat at this table: it is not waiting for players")
         credential = new_secret()
-        seat = await self.db(self.storage.claim_open, table_id, secret_hash(credential))
+        seat = await self.db(self.storage.claim_open, table_id, secret_hash(credential), account)
         if seat is None:
             raise SeatTaken("no open seat at this table: every one was taken")
         room = self.rooms.get(table_id)
@@ -109,8 +117,39 @@ class Seating:
                 raise IllegalAction("that is an invite: claim the seat with it first")
             raise IllegalAction("that seat token is not valid for this table")
         if not hmac.compare_digest(key.credential_hash, secret_hash(token)):
-            raise IllegalAction("that seat token is not valid for this table")
+            # Not the claiming browser's: perhaps one an account's other browser took.
+            # Asked only then, so a seat without an account costs no more than before.
+            taken = await self.db(
+                self.storage.seat_taken, room.id, seat, secret_hash(token), time.time()
+            )
+            if not taken:
+                raise IllegalAction("that seat token is not valid for this table")
         return seat
+
+    async def own(self, table_id: str, seats: list[int], account: str) -> None:
+        """The seats a signed-in creator was handed on their own device (hot seats) are
+        their account's."""
+        await self.db(self.storage.own_seats, table_id, seats, account)
+
+    async def take(
+        self, table_id: str, seat: object, account: str, session_hash: str
+    ) -> str | None:
+        """A credential of its own for a browser signed in as the account the seat belongs
+        to: no invite, no host. The seat's other credentials still act (one person, two
+        devices: the table takes one decision a version, whichever comes first). None for
+        no such table; IllegalAction if the seat is not the account's."""
+        stored = await self.tables.stored(table_id)
+        if stored is None:
+            return None
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(stored.keys):
+            raise IllegalAction("no such seat at this table")
+        credential = new_secret()
+        mine = await self.db(
+            self.storage.take_seat, table_id, seat, account, session_hash, secret_hash(credential)
+        )
+        if not mine:
+            raise IllegalAction(f"{seat_name(seat)}'s seat is not your account's")
+        return credential
 
     async def rename(self, room: Room, seat: int, raw: object, tell: bool = True) -> None:
         """Name the person at `seat` (authenticated by the caller) and, if `tell`, tell

@@ -39,9 +39,10 @@ IDLE_KEPT = 32
 class Tables:
     """The live tables of one server process, by id, over one storage.
 
-    Below the other parts of the tavern (rooms.py), it asks two things of them: a table
-    just loaded may have bots to run (`schedule_bots`), and one another process changed
-    while it was read here is caught up (`follow`, keeping.py)."""
+    Below the other parts of the tavern (rooms.py), it asks three things of them: a table
+    just loaded may have bots to run (`schedule_bots`), one another process changed
+    while it was read here is caught up (`follow`, keeping.py), and each table it builds
+    tells the lobby sockets that follow it when it changes (`changed`, your_tables.py)."""
 
     def __init__(
         self,
@@ -51,6 +52,7 @@ class Tables:
         peers: Peers | None,
         schedule_bots: Callable[[Room], None],
         follow: Callable[[Room], None],
+        changed: Callable[[Room], None] | None = None,
     ) -> None:
         self.storage = storage
         self.writer = writer
@@ -58,6 +60,7 @@ class Tables:
         self.peers = peers
         self.schedule_bots = schedule_bots
         self.follow = follow
+        self.changed = changed
         self.rooms: dict[str, Room] = {}
         # One lock for loading rooms: loads are rare, and a lock per asked-for id would
         # let anyone grow the server's memory by asking for made-up tables.
@@ -147,6 +150,7 @@ class Tables:
     ) -> Room:
         room = Room(table_id, match, events, keys, created_at, deal, self.pass_prior)
         room.kept = self.peers is None
+        room.changed = self.changed
         return room
 
     def rebuilt(self, room: Room, **changed: Any) -> tuple[Match, list[Event]]:

@@ -1,6 +1,7 @@
 // The lobby: the games on the shelf, a form that opens a table, the invite links of a
 // table just opened, and the tables still being played (or waiting for players to join).
-// See server/PROTOCOL.md.
+// The tables this browser sits at are a part of their own (lobby/your_tables.js). See
+// server/PROTOCOL.md.
 
 import {
   NAME_MAX,
@@ -18,6 +19,7 @@ import {
   storedName,
   storedSeats,
 } from "./dom.js";
+import { followAgain, startYourTables } from "./lobby/your_tables.js";
 import { openRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -512,6 +514,7 @@ function showCreated(table, game, open = []) {
   }
   // The host key is shown nowhere: the table page finds it here, for its host controls.
   if (table.host) rememberHost(table.id, table.host);
+  followAgain(); // its seats on this device are this browser's tables now
   const left = new Set(open);
   const spectate = new URL(table.spectate || `/table/${table.id}`, location.origin).href;
   const created = $("created");
@@ -774,6 +777,7 @@ function start() {
   });
   loadGames();
   refreshTables();
+  startYourTables();
 }
 
 start();

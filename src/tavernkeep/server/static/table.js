@@ -22,6 +22,7 @@
 //   result.js    the result banner
 //   rematch.js   the rematch
 //   notices.js   the notice bar and toasts
+//   turn_alert.js  the notification of a turn, while the page is hidden
 
 import { forgetSeat, h, playerName, replace, storedHost, storedName } from "./dom.js";
 import { DiceTray } from "./dice.js";
@@ -37,6 +38,7 @@ import { renderBanner } from "./table/result.js";
 import { onNameSubmit, renderSeats } from "./table/seats.js";
 import { connect, receiveWith, reconnectSoon, send, setStatus } from "./table/socket.js";
 import { $, app, BACKOFF_FIRST_MS, named, PING_EVERY_MS, tableId } from "./table/state.js";
+import { alertTurn } from "./table/turn_alert.js";
 
 // With this many messages waiting, the table is catching up (a slow tab, a burst of bot
 // moves): dice land at once instead of tumbling, so the board is never far behind.
@@ -206,6 +208,7 @@ function showState(message) {
   renderActions();
   renderBanner();
   askAdvice();
+  alertTurn(message);
   if (message.actor !== before) followDecision(message);
 }
 

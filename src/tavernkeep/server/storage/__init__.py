@@ -17,8 +17,11 @@ to the part that keeps its concern:
 - appends.py: a table's actions, appended at the revision their writer saw (`Append`),
   taken back or rewritten;
 - chat_lines.py: a table's chat lines and notices;
-- listings.py: the lobby's list of open tables (`Listing`);
-- leases.py: which server process is alive, keeps a table, and has whom at it (`LEASE`).
+- listings.py: the lobby's list of open tables (`Listing`) and a person's tables
+  (`Summary`);
+- leases.py: which server process is alive, keeps a table, and has whom at it (`LEASE`);
+- accounts.py: people signed in with a passkey: their passkeys, sessions, ceremonies
+  under way and seats (`Passkey`, `OwnedSeat`).
 """
 
 from __future__ import annotations
@@ -31,21 +34,34 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from tavernkeep.engine.records import GameRecord
 from tavernkeep.server.chat import ChatLine
+from tavernkeep.server.storage.accounts import (
+    Account,
+    Accounts,
+    Challenge,
+    OwnedSeat,
+    Passkey,
+    Session,
+)
 from tavernkeep.server.storage.appends import Append, Appends, Refused
 from tavernkeep.server.storage.database import DB_NOW, Database, normalise_url, safe_url
 from tavernkeep.server.storage.leases import KEEPER_ALIVE, LEASE, Leases
-from tavernkeep.server.storage.listings import Listing, Listings
+from tavernkeep.server.storage.listings import Listing, Listings, Summary
 from tavernkeep.server.storage.schema import (
     SCHEMA,
     UNFINISHED,
+    accounts,
     actions,
+    challenges,
     chat,
     meta,
     metadata,
+    passkeys,
     prepare_schema,
     presence,
     seat_keys,
+    seat_takes,
     servers,
+    sessions,
     tables,
 )
 from tavernkeep.server.storage.seats import SeatKey, Seats
@@ -57,22 +73,32 @@ __all__ = [
     "LEASE",
     "SCHEMA",
     "UNFINISHED",
+    "Account",
     "Append",
+    "Challenge",
     "Listing",
+    "OwnedSeat",
+    "Passkey",
     "Refused",
     "SeatKey",
+    "Session",
     "Storage",
     "StoredTable",
+    "accounts",
     "actions",
+    "challenges",
     "chat",
     "meta",
     "metadata",
     "normalise_url",
+    "passkeys",
     "prepare_schema",
     "presence",
     "safe_url",
     "seat_keys",
+    "seat_takes",
     "servers",
+    "sessions",
     "tables",
 ]
 
@@ -96,6 +122,7 @@ class Storage:
         self.appends = Appends(self.database)
         self.listings = Listings(self.database)
         self.leases = Leases(self.database)
+        self.accounts = Accounts(self.database)
 
     # -- a table's row (stored_tables.py) -----------------------------------------------
 
@@ -138,11 +165,31 @@ class Storage:
     def reissue(self, table_id: str, seat: int, invite_hash: str, notice: ChatLine) -> ChatLine:
         return self.seats.reissue(table_id, seat, invite_hash, notice)
 
-    def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
-        return self.seats.claim(table_id, seat, invite_hash, credential_hash)
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        invite_hash: str,
+        credential_hash: str,
+        account: str | None = None,
+    ) -> bool:
+        return self.seats.claim(table_id, seat, invite_hash, credential_hash, account)
 
-    def claim_open(self, table_id: str, credential_hash: str) -> int | None:
-        return self.seats.claim_open(table_id, credential_hash)
+    def claim_open(
+        self, table_id: str, credential_hash: str, account: str | None = None
+    ) -> int | None:
+        return self.seats.claim_open(table_id, credential_hash, account)
+
+    def own_seats(self, table_id: str, seats: list[int], account: str) -> None:
+        self.seats.own(table_id, seats, account)
+
+    def take_seat(
+        self, table_id: str, seat: int, account: str, session_hash: str, credential_hash: str
+    ) -> bool:
+        return self.seats.take(table_id, seat, account, session_hash, credential_hash)
+
+    def seat_taken(self, table_id: str, seat: int, credential_hash: str, now: float) -> bool:
+        return self.seats.taken(table_id, seat, credential_hash, now)
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         self.seats.set_name(table_id, seat, name)
@@ -188,6 +235,9 @@ class Storage:
     def count_open(self) -> int:
         return self.listings.count_open()
 
+    def summaries(self, table_ids: Sequence[str], records: bool = False) -> dict[str, Summary]:
+        return self.listings.summaries(table_ids, records)
+
     # -- several server processes on one PostgreSQL database (leases.py) -----------------
 
     def beat(self) -> None:
@@ -210,6 +260,68 @@ class Storage:
 
     def leave(self) -> None:
         self.leases.leave()
+
+    # -- accounts signed in with passkeys (accounts.py) ----------------------------------
+
+    def add_challenge(
+        self,
+        challenge_hash: str,
+        kind: str,
+        account_id: str | None,
+        name: str | None,
+        now: float,
+        expires_at: float,
+    ) -> None:
+        self.accounts.add_challenge(challenge_hash, kind, account_id, name, now, expires_at)
+
+    def take_challenge(self, challenge_hash: str, kind: str, now: float) -> Challenge | None:
+        return self.accounts.take_challenge(challenge_hash, kind, now)
+
+    def create_account(
+        self, account: Account, passkey: Passkey, session_hash: str, expires_at: float
+    ) -> None:
+        self.accounts.create_account(account, passkey, session_hash, expires_at)
+
+    def account(self, account_id: str) -> Account | None:
+        return self.accounts.account(account_id)
+
+    def rename_account(self, account_id: str, name: str) -> None:
+        self.accounts.rename(account_id, name)
+
+    def delete_account(self, account_id: str) -> None:
+        self.accounts.delete_account(account_id)
+
+    def add_passkey(self, passkey: Passkey, most: int) -> bool:
+        return self.accounts.add_passkey(passkey, most)
+
+    def passkey(self, credential_id: str) -> Passkey | None:
+        return self.accounts.passkey(credential_id)
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        return self.accounts.passkeys(account_id)
+
+    def used_passkey(self, credential_id: str, sign_count: int, now: float) -> None:
+        self.accounts.used_passkey(credential_id, sign_count, now)
+
+    def remove_passkey(self, account_id: str, credential_id: str) -> str:
+        return self.accounts.remove_passkey(account_id, credential_id)
+
+    def start_session(
+        self, account_id: str, session_hash: str, now: float, expires_at: float
+    ) -> None:
+        self.accounts.start_session(account_id, session_hash, now, expires_at)
+
+    def session_account(self, session_hash: str, now: float) -> str | None:
+        return self.accounts.session_account(session_hash, now)
+
+    def sessions(self, account_id: str) -> list[Session]:
+        return self.accounts.sessions(account_id)
+
+    def end_session(self, session_hash: str) -> None:
+        self.accounts.end_session(session_hash)
+
+    def owned_seats(self, account_id: str, limit: int) -> list[OwnedSeat]:
+        return self.accounts.owned_seats(account_id, limit)
 
     def close(self) -> None:
         self.database.close()

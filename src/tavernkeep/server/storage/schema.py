@@ -102,6 +102,10 @@ seat_keys = Table(
     # The kind of decision (Game.reaction_kinds) its person passes on until they have
     # another to make ("modifier"); None when they are asked as usual.
     Column("passing_on", String(40), nullable=True),
+    # The account (accounts.id) the seat belongs to: claimed, taken or opened by a person
+    # signed in with a passkey, who may then play it from any device they sign in on
+    # (server/accounts.py). No foreign key: a deleted account's seats stay in their games.
+    Column("account_id", String(32), nullable=True, index=True),
 )
 
 chat = Table(
@@ -138,6 +142,68 @@ presence = Table(
     Column("server", String(32), primary_key=True),
 )
 
+accounts = Table(
+    "accounts",
+    metadata,
+    # A person signed up with a passkey (server/accounts.py). The id is random and is the
+    # passkeys' user handle; no page is ever shown it, not even its owner's.
+    Column("id", String(32), primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    # A WebAuthn credential: its id and COSE public key (base64url), nothing secret. An id
+    # is at most 1,023 bytes (WebAuthn), 1,364 characters in base64url.
+    Column("id", String(1400), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    # The authenticator's count of its signatures: one that goes back is a cloned key.
+    Column("sign_count", BigInteger, nullable=False),
+    # What the person is shown to tell their passkeys apart ("Chrome on Android").
+    Column("label", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # A browser signed in: the SHA-256 of its cookie's random id (never the id itself),
+    # good until `expires_at`.
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    # A passkey ceremony under way, by the SHA-256 of its challenge: used once, then gone;
+    # gone anyway after `expires_at`. `kind` is "register", "add" or "sign_in"; a
+    # registration's account does not exist yet, so `account_id` has no foreign key.
+    Column("challenge_hash", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("account_id", String(32), nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("expires_at", Float, nullable=False, index=True),
+)
+
+seat_takes = Table(
+    "seat_takes",
+    metadata,
+    # A credential for an account's seat, handed to one of its signed-in browsers (POST
+    # .../take): it acts for the seat while that session lasts and the seat is the
+    # account's. Beside the seat's own credential, which stays its claiming browser's.
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("session_hash", String(64), ForeignKey("sessions.id_hash"), primary_key=True),
+    Column("credential_hash", String(64), nullable=False),
+)
+
 meta = Table(
     "meta",
     metadata,
@@ -145,7 +211,7 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 5
+SCHEMA = 6
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
@@ -156,7 +222,10 @@ chose (`actions.stand_in`); a table ends "closed" by its host or "archived" when
 idle.
 4: several server processes on one database: a table's `revision` and `keeper`, a seat's
 `away`, the `servers` alive and who is `presence`-ent on which.
-5: the kind of decision a seat's person passes on until their turn (`seat_keys.passing_on`)."""
+5: the kind of decision a seat's person passes on until their turn (`seat_keys.passing_on`).
+6: optional accounts signed in with passkeys (`accounts`, `passkeys`, `sessions`,
+`challenges`), the account a seat belongs to (`seat_keys.account_id`) and the credentials
+its other devices took for it (`seat_takes`)."""
 
 UNFINISHED = ("playing", "waiting")
 """The statuses of a table not over: played, or waiting for people to take its open seats."""
@@ -187,10 +256,22 @@ def prepare_schema(engine: Engine) -> None:
             _migrate_to_4(conn)
         if version < 5:
             _migrate_to_5(conn)
+        if version < 6:
+            _migrate_to_6(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_6(conn: Connection) -> None:
+    """Schema 5 had no accounts: every seat belongs to its browser alone (the account
+    tables are new, made by `create_all`)."""
+    if "account_id" not in {c["name"] for c in inspect(conn).get_columns("seat_keys")}:
+        conn.execute(text("ALTER TABLE seat_keys ADD COLUMN account_id VARCHAR(32)"))
+    # `create_all` makes a new table's indexes, not a new column's on an old table.
+    for index in seat_keys.indexes:
+        index.create(conn, checkfirst=True)
 
 
 def _migrate_to_5(conn: Connection) -> None:

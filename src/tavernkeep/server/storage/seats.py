@@ -5,6 +5,10 @@ A person's seat has two secrets, both stored only as SHA-256 hashes in `seat_key
 invite, good for one claim, and the credential the claim hands to one browser (see
 PROTOCOL.md, "Seats and who may act"). A claim is one conditional UPDATE, so two browsers
 racing for one invite (on one server or several) cannot both win it.
+
+A seat claimed by a person signed in with a passkey belongs to their account
+(`seat_keys.account_id`): another browser signed in as them may take a credential of its
+own for it (`Seats.take`, kept in `seat_takes`), good while that sign-in lasts.
 """
 
 from __future__ import annotations
@@ -12,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from tavernkeep.server.chat import ChatLine
 from tavernkeep.server.storage.chat_lines import add_line
 from tavernkeep.server.storage.database import Database
-from tavernkeep.server.storage.schema import seat_keys
+from tavernkeep.server.storage.schema import seat_keys, seat_takes, sessions
 
 
 @dataclass
@@ -59,17 +63,32 @@ class Seats:
         open the new invite claims it. Kept with the notice that says so, in one
         transaction, so no table's seat changes hands unsaid."""
         with self.engine.begin() as conn:
+            # Whoever claims the new invite owns the seat: the account it belonged to, and
+            # the credentials its other browsers took, act for it no more.
             conn.execute(
                 update(seat_keys)
                 .where(seat_keys.c.table_id == table_id, seat_keys.c.seat == seat)
-                .values(invite_hash=invite_hash, credential_hash=None)
+                .values(invite_hash=invite_hash, credential_hash=None, account_id=None)
+            )
+            conn.execute(
+                delete(seat_takes).where(
+                    seat_takes.c.table_id == table_id, seat_takes.c.seat == seat
+                )
             )
             self.db.notify(conn, table_id)
             return add_line(conn, table_id, notice)
 
-    def claim(self, table_id: str, seat: int, invite_hash: str, credential_hash: str) -> bool:
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        invite_hash: str,
+        credential_hash: str,
+        account: str | None = None,
+    ) -> bool:
         """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
-        it yet. False when another claim got there first."""
+        it yet, and to `account` the seat, if one is signed in. False when another claim
+        got there first."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seat_keys)
@@ -79,15 +98,17 @@ class Seats:
                     seat_keys.c.invite_hash == invite_hash,
                     seat_keys.c.credential_hash.is_(None),
                 )
-                .values(credential_hash=credential_hash)
+                .values(credential_hash=credential_hash, account_id=account)
             )
             self.db.notify(conn, table_id)
             return bool(done.rowcount == 1)
 
-    def claim_open(self, table_id: str, credential_hash: str) -> int | None:
-        """Give the first open seat nobody has taken to the credential: the seat, or None
-        if every open seat is taken. One conditional update a try, so two people asking
-        at once never get one seat."""
+    def claim_open(
+        self, table_id: str, credential_hash: str, account: str | None = None
+    ) -> int | None:
+        """Give the first open seat nobody has taken to the credential (and to `account`,
+        if one is signed in): the seat, or None if every open seat is taken. One
+        conditional update a try, so two people asking at once never get one seat."""
         with self.engine.begin() as conn:
             for _ in range(8):
                 seat = conn.execute(
@@ -106,12 +127,81 @@ class Seats:
                         seat_keys.c.seat == seat,
                         seat_keys.c.credential_hash.is_(None),
                     )
-                    .values(credential_hash=credential_hash)
+                    .values(credential_hash=credential_hash, account_id=account)
                 )
                 if done.rowcount == 1:
                     self.db.notify(conn, table_id)
                     return int(seat)
         return None
+
+    def own(self, table_id: str, seats: list[int], account: str) -> None:
+        """Give `account` the seats its person was handed on their own device as they
+        opened the table (hot seats), unless another account has them already."""
+        if not seats:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seat_keys)
+                .where(
+                    seat_keys.c.table_id == table_id,
+                    seat_keys.c.seat.in_(seats),
+                    seat_keys.c.account_id.is_(None),
+                )
+                .values(account_id=account)
+            )
+
+    def take(
+        self, table_id: str, seat: int, account: str, session_hash: str, credential_hash: str
+    ) -> bool:
+        """Hand a browser signed in as `account` (its session) a credential for the seat,
+        if the seat is the account's; its own earlier one for the seat acts no more, so a
+        browser holds one a seat however often it asks. False if the seat is not theirs."""
+        with self.engine.begin() as conn:
+            owner = conn.execute(
+                select(seat_keys.c.account_id).where(
+                    seat_keys.c.table_id == table_id, seat_keys.c.seat == seat
+                )
+            ).scalar()
+            if owner is None or owner != account:
+                return False
+            conn.execute(
+                delete(seat_takes).where(
+                    seat_takes.c.table_id == table_id,
+                    seat_takes.c.seat == seat,
+                    seat_takes.c.session_hash == session_hash,
+                )
+            )
+            conn.execute(
+                insert(seat_takes).values(
+                    table_id=table_id,
+                    seat=seat,
+                    session_hash=session_hash,
+                    credential_hash=credential_hash,
+                )
+            )
+            return True
+
+    def taken(self, table_id: str, seat: int, credential_hash: str, now: float) -> bool:
+        """Whether the credential is one a signed-in browser took for the seat, and still
+        acts: its session has not ended or expired, and the seat is still its account's."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(seat_takes.c.seat)
+                .join(sessions, sessions.c.id_hash == seat_takes.c.session_hash)
+                .join(
+                    seat_keys,
+                    (seat_keys.c.table_id == seat_takes.c.table_id)
+                    & (seat_keys.c.seat == seat_takes.c.seat),
+                )
+                .where(
+                    seat_takes.c.table_id == table_id,
+                    seat_takes.c.seat == seat,
+                    seat_takes.c.credential_hash == credential_hash,
+                    sessions.c.expires_at > now,
+                    seat_keys.c.account_id == sessions.c.account_id,
+                )
+            ).first()
+        return found is not None
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         """Name a seat's person: kept with the table, so its record and a restarted
