@@ -33,11 +33,11 @@ from tavernkeep.games import all_games, game_names
 from tavernkeep.server import replays
 from tavernkeep.server.accounts import NotSignedIn, account_router, signed_in
 from tavernkeep.server.guards import (
-    MAX_DEPTH,
     RateLimiter,
     RequestGuard,
     guarded_http,
-    json_depth,
+    parse_message,
+    receive_text,
 )
 from tavernkeep.server.lifecycle import Busy
 from tavernkeep.server.limits import Limits
@@ -462,31 +462,6 @@ def _error(conn: Connection, message: str) -> None:
     conn.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
 
 
-async def _receive(websocket: WebSocket) -> str | None:
-    """The next text message, or None for a message too large or not text."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    if text is None or len(text.encode()) > MAX_MESSAGE:
-        return None
-    return str(text)
-
-
-def _parse(text: str | None) -> dict[str, Any]:
-    if text is None:
-        raise IllegalAction(f"messages must be JSON text of at most {MAX_MESSAGE} bytes")
-    if json_depth(text) > MAX_DEPTH:
-        raise IllegalAction(f"messages must be JSON nested at most {MAX_DEPTH} levels deep")
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError:
-        raise IllegalAction("messages must be JSON objects") from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise IllegalAction("messages must be JSON objects with a 'type'")
-    return message
-
-
 async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> None:
     sent: deque[float] = deque()
     conn: Connection | None = None
@@ -495,7 +470,10 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
         # The first message says who this is: a seat with its token, or a spectator.
         try:
             try:
-                hello = _parse(await asyncio.wait_for(_receive(websocket), JOIN_TIMEOUT))
+                hello = parse_message(
+                    await asyncio.wait_for(receive_text(websocket, MAX_MESSAGE), JOIN_TIMEOUT),
+                    MAX_MESSAGE,
+                )
             except TimeoutError:
                 raise IllegalAction("no join message: say who you are first") from None
             if hello["type"] != "join":
@@ -523,7 +501,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
             await tavern.arrived(room, seat)
             room.broadcast_seats(skip=conn)
         while True:
-            text = await _receive(websocket)
+            text = await receive_text(websocket, MAX_MESSAGE)
             now = time.monotonic()
             sent.append(now)
             while sent and now - sent[0] > 1.0:
@@ -536,7 +514,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
                 room.drop(conn)
                 return
             try:
-                message = _parse(text)
+                message = parse_message(text, MAX_MESSAGE)
                 kind = message["type"]
                 if kind == "ping":
                     conn.outbox.put_nowait(json.dumps({"type": "pong"}))

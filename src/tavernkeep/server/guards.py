@@ -10,6 +10,8 @@
   the server ran out of them) and a cap on one address's HTTP connections.
 - `json_depth`: the nesting of a JSON text, found without parsing it (the WebSocket's
   messages and the HTTP bodies both go through it).
+- `receive_text` and `parse_message`: a WebSocket's message read within its socket's size
+  limit and parsed, or a one-line error (the table's socket and the lobby's alike).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from tavernkeep.engine.errors import IllegalAction
 
 MAX_DEPTH = 16
 """Nesting of any JSON the server reads: its deepest message has three levels."""
@@ -38,6 +43,34 @@ WebSockets are counted apart, by the app (`Limits.sockets_per_client`)."""
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+async def receive_text(websocket: Any, limit: int) -> str | None:
+    """A WebSocket's next text message, or None for one over `limit` bytes or not text
+    (the table's socket and the lobby's each say their own limit)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None or len(text.encode()) > limit:
+        return None
+    return str(text)
+
+
+def parse_message(text: str | None, limit: int) -> dict[str, Any]:
+    """A message as `receive_text` gave it, parsed: IllegalAction, one line, unless it is
+    a JSON object with a 'type' within `limit` bytes and MAX_DEPTH levels."""
+    if text is None:
+        raise IllegalAction(f"messages must be JSON text of at most {limit} bytes")
+    if json_depth(text) > MAX_DEPTH:
+        raise IllegalAction(f"messages must be JSON nested at most {MAX_DEPTH} levels deep")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        raise IllegalAction("messages must be JSON objects") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise IllegalAction("messages must be JSON objects with a 'type'")
+    return message
 
 
 def json_depth(text: str) -> int:

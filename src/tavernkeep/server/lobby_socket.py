@@ -12,17 +12,15 @@ sockets (`--sockets-per-client`); a message is at most `MAX_MESSAGE` bytes and
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
 from contextlib import suppress
-from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from tavernkeep.engine.errors import IllegalAction
-from tavernkeep.server.guards import MAX_DEPTH, RateLimiter, json_depth
+from tavernkeep.server.guards import RateLimiter, parse_message, receive_text
 from tavernkeep.server.your_tables import Follower, SeatClaim, YourTables
 
 log = logging.getLogger("tavernkeep.server")
@@ -97,31 +95,6 @@ def claims_of(raw: object) -> list[SeatClaim]:
     return list(out)
 
 
-def parse(text: str | None) -> dict[str, Any]:
-    if text is None:
-        raise IllegalAction(f"messages must be JSON text of at most {MAX_MESSAGE} bytes")
-    if json_depth(text) > MAX_DEPTH:
-        raise IllegalAction(f"messages must be JSON nested at most {MAX_DEPTH} levels deep")
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError:
-        raise IllegalAction("messages must be JSON objects") from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise IllegalAction("messages must be JSON objects with a 'type'")
-    return message
-
-
-async def _receive(websocket: WebSocket) -> str | None:
-    """The next text message, or None for one too large or not text."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    if text is None or len(text.encode()) > MAX_MESSAGE:
-        return None
-    return str(text)
-
-
 async def _send_loop(websocket: WebSocket, follower: Follower) -> None:
     with suppress(Exception):
         while True:
@@ -143,7 +116,7 @@ async def _serve(websocket: WebSocket, your_tables: YourTables) -> None:
         while not follower.closed:
             try:
                 wait = FIRST_MESSAGE if first else None
-                text = await asyncio.wait_for(_receive(websocket), wait)
+                text = await asyncio.wait_for(receive_text(websocket, MAX_MESSAGE), wait)
             except TimeoutError:
                 refuse(follower, "no follow: say first which seats this page holds")
                 return
@@ -155,7 +128,7 @@ async def _serve(websocket: WebSocket, your_tables: YourTables) -> None:
                 refuse(follower, f"too many messages: at most {RATE_LIMIT} a second")
                 return
             try:
-                message = parse(text)
+                message = parse_message(text, MAX_MESSAGE)
                 kind = message["type"]
                 if kind == "follow":
                     if not follows.allow(""):
