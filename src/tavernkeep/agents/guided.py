@@ -48,12 +48,11 @@ legal order, break ties) is the answer, and the search stream is drawn from the 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
 from tavernkeep.agents.guide import Guide
-from tavernkeep.agents.ismcts import FIRST_ITERATIONS, Rewards, rewards_for, unchecked
+from tavernkeep.agents.ismcts import Rewards, budget_spent, rewards_for, unchecked
 from tavernkeep.agents.policy import Array, check_fits, own_encoding, scaled
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import SeatError
@@ -177,12 +176,7 @@ class GuidedBot:
         horizon, below = self.horizon, rng.below
         pay: Rewards = rewards_for(game, players)
         root = GuidedNode(info.seat)
-        limit = self.iterations
-        millis = self.millis
-        if self.cap_millis is not None:
-            millis = self.cap_millis if millis is None else min(millis, self.cap_millis)
-        deadline = time.perf_counter() + millis / 1000.0 if millis is not None else None
-        stop = self.stop
+        spent = budget_spent(self.iterations, self.millis, self.cap_millis, self.stop)
         done = 0
 
         def widen(
@@ -226,13 +220,7 @@ class GuidedBot:
                 node.values = values
             return values
 
-        while True:
-            if limit is not None and done >= limit:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if stop is not None and done >= FIRST_ITERATIONS and stop():
-                break
+        while not spent(done):
             done += 1
             st = info.determinize(rng)
             node = root

@@ -185,6 +185,30 @@ def unchecked(game: Game[Any, Any]) -> Callable[[Any, Action, bool], list[Event]
     return game.apply_legal
 
 
+def budget_spent(
+    iterations: int | None,
+    millis: int | None,
+    cap_millis: int | None,
+    stop: Callable[[], bool] | None,
+) -> Callable[[int], bool]:
+    """Whether a search that has run `done` iterations has spent its budget: its
+    iterations, its milliseconds from now (a server's `cap_millis` caps either budget),
+    or a `stop` that says so once `FIRST_ITERATIONS` have run. Every search bot's loop
+    asks it before each iteration (this one's and agents/guided.py's)."""
+    if cap_millis is not None:
+        millis = cap_millis if millis is None else min(millis, cap_millis)
+    deadline = time.perf_counter() + millis / 1000.0 if millis is not None else None
+
+    def spent(done: int) -> bool:
+        if iterations is not None and done >= iterations:
+            return True
+        if deadline is not None and time.perf_counter() >= deadline:
+            return True
+        return stop is not None and done >= FIRST_ITERATIONS and stop()
+
+    return spent
+
+
 def play_out(
     game: Game[Any, Any], state: Any, bot: Agent, rng: Rng, actions: int = -1
 ) -> None:
@@ -306,20 +330,9 @@ class ISMCTSBot:
         root = Node(info.seat)
         depth = self.depth if self.depth is not None else 1 << 30
         horizon = self.horizon if self.horizon is not None else -1
-        limit = self.iterations
-        millis = self.millis
-        if self.cap_millis is not None:
-            millis = self.cap_millis if millis is None else min(millis, self.cap_millis)
-        deadline = time.perf_counter() + millis / 1000.0 if millis is not None else None
-        stop = self.stop
+        spent = budget_spent(self.iterations, self.millis, self.cap_millis, self.stop)
         done = 0
-        while True:
-            if limit is not None and done >= limit:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if stop is not None and done >= FIRST_ITERATIONS and stop():
-                break
+        while not spent(done):
             done += 1
             st = info.determinize(rng)
             node = root
