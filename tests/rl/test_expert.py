@@ -103,5 +103,7 @@ def test_the_command_line_trains_and_its_mistakes_are_one_line(
             # Small, so that a mistake let through ends in seconds, not a run.
             main([*argv, "--games", "1", "--budget", "1", "--workers", "0", "--out", str(tmp_path)])
         assert ended.value.code == 2
-        err = capsys.readouterr().err
+        said = capsys.readouterr()
+        err = said.err
         assert error in err and len(err.strip().splitlines()) == 1, err
+        assert said.out == ""  # checked before the run says it has begun

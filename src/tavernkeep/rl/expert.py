@@ -354,6 +354,28 @@ class Round:
     guide: Path
 
 
+def planned_table(
+    game: str,
+    rounds: int,
+    games: int,
+    budget: int,
+    epochs: int,
+    hidden: int,
+    cut: int | None,
+    **options: Any,
+) -> Table:
+    """The table a run of expert iteration plays, once its numbers are checked:
+    ConfigError, one line, for a number below 1 or a game or option that is not one."""
+    if rounds < 1 or games < 1 or budget < 1 or epochs < 1 or hidden < 1:
+        raise ConfigError(
+            "expert iteration: rounds, games, budget, epochs and hidden are 1 or more"
+        )
+    if cut is not None and cut < 1:
+        # Checked now, not when round 1's expert is seated after round 0's work.
+        raise ConfigError(f"expert iteration: a cut is 1 action or more, not {cut}")
+    return Table(game, **options)
+
+
 def expert_iteration(
     game: str,
     folder: Path,
@@ -375,19 +397,12 @@ def expert_iteration(
     experts play each leaf on for that many random actions before the value judges it
     (`bot:guided:PATH:N:cutH`). `report` is told of each round as it ends (a run of a
     few rounds takes many minutes). Returns the rounds."""
-    if rounds < 1 or games < 1 or budget < 1 or epochs < 1 or hidden < 1:
-        raise ConfigError(
-            "expert iteration: rounds, games, budget, epochs and hidden are 1 or more"
-        )
-    if cut is not None and cut < 1:
-        # Checked now, not when round 1's expert is seated after round 0's work.
-        raise ConfigError(f"expert iteration: a cut is 1 action or more, not {cut}")
+    table = planned_table(game, rounds, games, budget, epochs, hidden, cut, **options)
     import torch
 
     # One thread: the network is small, and the labelling processes want the cores.
     torch.set_num_threads(1)
     folder.mkdir(parents=True, exist_ok=True)
-    table = Table(game, **options)
     network = Network(table.encoding.size, len(table.actions), hidden, seed)
     examples: Examples | None = None
     done: list[Round] = []
@@ -463,6 +478,11 @@ def main(argv: list[str] | None = None) -> None:
         if args.players is not None:
             options["players"] = args.players
         out = args.out or Path(f"runs/guide-{args.game}")
+        # The plan is checked before the run says it has begun: a mistake is one line.
+        planned_table(
+            args.game, args.rounds, args.games, args.budget, args.epochs, args.hidden,
+            args.cut, **options,
+        )  # fmt: skip
         print(f"expert iteration on {args.game}, writing to {out}", flush=True)
 
         def say(r: Round) -> None:
