@@ -73,6 +73,31 @@ def test_a_record_file_is_opened_and_replayed(server: Any, ui: Any, tmp_path: Pa
     expect(page.locator("#replay-error")).to_contain_text("This record cannot be replayed:")
 
 
+def test_a_record_chosen_before_the_page_has_loaded_its_script_is_still_opened(
+    server: Any, ui: Any, tmp_path: Path
+) -> None:
+    # On a busy machine the file input is on the page before replay.js has run: a record
+    # chosen in that moment was lost (the page stayed empty), which is how CI met it.
+    expect = ui.expect
+    created = server.create_table(game="rage", seats=["bot:heuristic"], seed=3)
+    table = created["id"]
+    watcher = ui.new_page(server.url(f"/table/{table}#watch"))
+    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
+    record = server.get(f"/api/tables/{table}/record")
+    path = tmp_path / "rage.json"
+    path.write_text(json.dumps(record))
+    page = ui.new_page()
+    held: list[Any] = []
+    page.route("**/static/replay.js", lambda route: held.append(route))
+    page.goto(server.url("/replay"), wait_until="commit")
+    page.get_by_label(re.compile("Open a game record")).set_input_files(str(path))
+    page.wait_for_timeout(200)
+    assert len(held) == 1, "replay.js was asked for and held back"
+    held[0].continue_()
+    expect(page.locator("#step-text")).to_contain_text(f"of {len(record['actions'])}")
+    expect(page.locator("#replay-source")).to_have_text("rage.json")
+
+
 # Each title at a short table of its own bots, dealt at random (no seed): a seed of 19
 # digits is what a person's table gets, and no JavaScript number holds it (issue 39).
 DEALT_AT_RANDOM = {

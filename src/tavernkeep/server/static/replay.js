@@ -180,10 +180,13 @@ function start() {
     replay.seat = event.target.value === "watch" ? null : Number(event.target.value);
     go(replay.step);
   });
-  $("record-file").addEventListener("change", (event) => {
-    const file = event.target.files && event.target.files[0];
-    if (file) fromFile(file);
+  const picker = $("record-file");
+  picker.addEventListener("change", () => {
+    if (picker.files && picker.files[0]) fromFile(picker.files[0]);
   });
+  // The input is on the page before this module has run (it waits for its imports): a
+  // record chosen in that moment fired its change with nobody listening. Open it now.
+  if (picker.files && picker.files[0]) fromFile(picker.files[0]);
   document.addEventListener("keydown", (event) => {
     const tag = event.target && event.target.tagName;
     if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && event.target.type !== "range") return;
