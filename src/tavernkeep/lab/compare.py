@@ -41,6 +41,7 @@ from tavernkeep.lab.rows import TALLY, column_name
 from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
 from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
+from tavernkeep.lab.uses import Uses, read_uses
 
 MOVED_SHOWN = 12
 """Cards the change did not touch but whose use moved, listed at most (the largest)."""
@@ -53,8 +54,8 @@ class Arms:
     seeds: list[int]
     shares: tuple[list[list[float]], list[list[float]]]
     turns: tuple[list[int], list[int]]
-    tallies: dict[str, tuple[list[Any], list[Any]]]
-    """Each tally kind's column: a seat's {name: count} cells, in each arm."""
+    tallies: dict[str, Uses]
+    """Each tally kind: who used which card, game by game, in each arm (uses.py)."""
     seats: list[str]
 
 
@@ -200,21 +201,26 @@ def play_arms(
                 simulate_many(
                     batches, games, workers, lambda k: progress.advance(task, k), rows, ray
                 )
-        kinds = [column_name(TALLY, kind) for kind in game.tally_kinds]
-        data = pq.read_table(out, columns=["game_seed", "win_share", "turns", *kinds]).to_pydict()
-    first, second = range(games), range(games, 2 * games)
+        kinds = {kind: column_name(TALLY, kind) for kind in game.tally_kinds}
+        table = pq.read_table(out, columns=["game_seed", "win_share", "turns", *kinds.values()])
+    data = table.select(["game_seed", "win_share", "turns"]).to_pydict()
 
     def split(column: str) -> tuple[list[Any], list[Any]]:
         values = data[column]
-        return [values[i] for i in first], [values[i] for i in second]
+        return values[:games], values[games:]
 
-    seeds = [data["game_seed"][i] for i in first]
-    assert seeds == [data["game_seed"][i] for i in second], "both arms are dealt from one seed"
+    seeds = data["game_seed"][:games]
+    assert seeds == data["game_seed"][games:], "both arms are dealt from one seed"
     arms = Arms(
         seeds=seeds,
         shares=split("win_share"),
         turns=split("turns"),
-        tallies={kind: split(column_name(TALLY, kind)) for kind in game.tally_kinds},
+        tallies={
+            kind: read_uses(
+                table.column(c).slice(0, games), table.column(c).slice(games), len(seats)
+            )
+            for kind, c in kinds.items()
+        },
         seats=list(seats),
     )
     return arms, pack_changes(raws[0], raws[1]), (named[0], named[1])
@@ -228,14 +234,17 @@ def read_arms(base: str, changed: str) -> tuple[Game[Any, Any], Arms, tuple[str,
     tables = []
     for source in (base, changed):
         table, meta = read_results(source)
-        tables.append((table.to_pydict(), meta))
-    (a, meta_a), (b, meta_b) = tables
+        tables.append((table, meta))
+    (table_a, meta_a), (table_b, meta_b) = tables
     if meta_a.get("game") != meta_b.get("game"):
         raise ConfigError(
             f"compare: {base} is {meta_a.get('game')} and {changed} is {meta_b.get('game')}: "
             "compare two results of one game"
         )
     game = get_game(str(meta_a["game"]))
+    plain_columns = ["game_seed", "seats", "win_share", "turns"]
+    a = table_a.select(plain_columns).to_pydict()
+    b = table_b.select(plain_columns).to_pydict()
     by_seed = {seed: i for i, seed in enumerate(b["game_seed"])}
     pairs = [(i, by_seed[seed]) for i, seed in enumerate(a["game_seed"]) if seed in by_seed]
     if not pairs:
@@ -250,13 +259,23 @@ def read_arms(base: str, changed: str) -> tuple[Game[Any, Any], Arms, tuple[str,
         return [a[column][i] for i, _ in pairs], [b[column][j] for _, j in pairs]
 
     columns = {k: column_name(TALLY, k) for k in game.tally_kinds}
-    kinds = [k for k, c in columns.items() if c in a and c in b]
+    kinds = {
+        k: c for k, c in columns.items() if c in table_a.column_names and c in table_b.column_names
+    }
+    seats = list(a["seats"][pairs[0][0]])
+    rows_a = [i for i, _ in pairs]
+    rows_b = [j for _, j in pairs]
     arms = Arms(
-        seeds=[a["game_seed"][i] for i, _ in pairs],
+        seeds=[a["game_seed"][i] for i in rows_a],
         shares=split("win_share"),
         turns=split("turns"),
-        tallies={kind: split(column_name(TALLY, kind)) for kind in kinds},
-        seats=list(a["seats"][pairs[0][0]]),
+        tallies={
+            kind: read_uses(
+                table_a.column(c).take(rows_a), table_b.column(c).take(rows_b), len(seats)
+            )
+            for kind, c in kinds.items()
+        },
+        seats=seats,
     )
     packs = (str(meta_a.get("pack", "?")), str(meta_b.get("pack", "?")))
     return game, arms, packs
@@ -287,50 +306,22 @@ def seat_rows(arms: Arms) -> list[dict[str, Any]]:
     return out
 
 
-def users_by_name(games: list[Any]) -> list[dict[str, list[int]]]:
-    """For each game, each card's users: the seats whose cell of a tally kind counts it
-    (a {name: count} map a seat, as Arrow gives it: (name, count) pairs), in seat order."""
-    out = []
-    for seats in games:
-        users: dict[str, list[int]] = {}
-        for seat, cell in enumerate(seats or []):
-            for item in cell or []:
-                name, count = (item[0], item[1]) if isinstance(item, tuple) else (item, 1)
-                if count:
-                    users.setdefault(str(name), []).append(seat)
-        out.append(users)
-    return out
-
-
-def card_row(
-    arms: Arms,
-    kind: str,
-    name: str,
-    before: list[dict[str, list[int]]],
-    after: list[dict[str, list[int]]],
-) -> dict[str, Any]:
+def card_row(arms: Arms, kind: str, uses: Uses, card: int, gain: Any) -> dict[str, Any]:
     """One card of one tally kind: its users a game in each arm (paired), and the win
-    share of the seats that used it in both games of a seed."""
-    shares_before, shares_after = arms.shares
-    uses_before: list[float] = []
-    uses_after: list[float] = []
-    same: list[float] = []
-    for g, (game_b, game_a) in enumerate(zip(before, after, strict=True)):
-        users_b = game_b.get(name, [])
-        users_a = game_a.get(name, [])
-        uses_before.append(float(len(users_b)))
-        uses_after.append(float(len(users_a)))
-        if users_b and users_b == users_a:
-            same.append(
-                statistics.fmean(shares_after[g][s] - shares_before[g][s] for s in users_b)
-            )
+    share of the seats that used it in both games of a seed. `gain` is each game's
+    change of each seat's win share (`games × seats`)."""
+    users_before, users_after = uses.users(card)
+    count_before = users_before.sum(axis=1)
+    count_after = users_after.sum(axis=1)
+    same = (count_before > 0) & (users_before == users_after).all(axis=1)
+    users_gain = (gain * users_before).sum(axis=1)[same] / count_before[same]
     return {
         "kind": kind,
-        "name": name,
-        "uses_base": rate(uses_before),
-        "uses_changed": rate(uses_after),
-        "uses": paired([n - w for w, n in zip(uses_before, uses_after, strict=True)]).to_json(),
-        "users_win": paired(same).to_json(),
+        "name": uses.names[card],
+        "uses_base": rate(count_before.astype(float).tolist()),
+        "uses_changed": rate(count_after.astype(float).tolist()),
+        "uses": paired((count_after - count_before).astype(float).tolist()).to_json(),
+        "users_win": paired(users_gain.tolist()).to_json(),
     }
 
 
@@ -340,28 +331,28 @@ def card_rows(arms: Arms, touched: set[str]) -> tuple[list[dict[str, Any]], list
     every card at once (numpy); a card's whole row only where it is shown."""
     import numpy as np
 
+    gain = np.asarray(arms.shares[1], dtype=float) - np.asarray(arms.shares[0], dtype=float)
     mine, moved = [], []
-    users: dict[str, tuple[list[dict[str, list[int]]], list[dict[str, list[int]]]]] = {}
-    for kind, (cells_before, cells_after) in arms.tallies.items():
-        before, after = users_by_name(cells_before), users_by_name(cells_after)
-        users[kind] = (before, after)
-        names = sorted({n for g in before for n in g} | {n for g in after for n in g})
-        column = {name: i for i, name in enumerate(names)}
-        counts = np.zeros((2, len(before), len(names)))
-        for arm, games in enumerate((before, after)):
-            for g, game_users in enumerate(games):
-                for name, seats in game_users.items():
-                    counts[arm, g, column[name]] = len(seats)
-        change = counts[1] - counts[0]
+    for kind, uses in arms.tallies.items():
+        users_before = (uses.before > 0).sum(axis=1)  # games × cards
+        users_after = (uses.after > 0).sum(axis=1)
+        change = (users_after - users_before).astype(float)
+        games = len(change)
         mean = change.mean(axis=0)
-        spread = change.std(axis=0, ddof=1) / math.sqrt(len(before)) if len(before) > 1 else mean
-        for name, i in column.items():
+        spread = change.std(axis=0, ddof=1) / math.sqrt(games) if games > 1 else mean
+        used = users_before.any(axis=0) | users_after.any(axis=0)
+        for card, name in enumerate(uses.names):
+            if not used[card]:
+                continue
             if name in touched:
-                mine.append(card_row(arms, kind, name, before, after))
-            elif abs(mean[i]) > Z95 * spread[i]:
-                moved.append((abs(float(mean[i])), kind, name))
+                mine.append(card_row(arms, kind, uses, card, gain))
+            elif abs(mean[card]) > Z95 * spread[card]:
+                moved.append((abs(float(mean[card])), kind, card))
     moved.sort(key=lambda m: -m[0])
-    shown = [card_row(arms, kind, name, *users[kind]) for _, kind, name in moved[:MOVED_SHOWN]]
+    shown = [
+        card_row(arms, kind, arms.tallies[kind], card, gain)
+        for _, kind, card in moved[:MOVED_SHOWN]
+    ]
     return mine, shown
 
 
@@ -402,13 +393,13 @@ def run_compare(
     before_turns, after_turns = arms.turns
     # A game went otherwise where anything kept of it differs: who won, its length, or a
     # card's use. None did: the change made no difference to these games.
-    kinds = list(arms.tallies.values())
+    differs = [uses.differs() for uses in arms.tallies.values()]
     changed_games = sum(
         1
         for g in range(len(arms.seeds))
         if arms.shares[0][g] != arms.shares[1][g]
         or before_turns[g] != after_turns[g]
-        or any(before[g] != after[g] for before, after in kinds)
+        or any(bool(d[g]) for d in differs)
     )
     result = {
         "lab": "compare",
