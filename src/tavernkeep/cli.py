@@ -830,6 +830,41 @@ def serve(
         ),
     ] = 30.0,
     tables_per_minute: Annotated[
+@app.command()
+def levels(
+    game: Annotated[str, typer.Argument(help="The game, e.g. crits-and-tricks.")],
+    easy: Annotated[
+        int,
+        typer.Option(
+            help="The easy bot's slips: the % of decisions it takes at random.", min=1, max=99
+        ),
+    ] = 40,
+    hard: Annotated[
+        str | None, typer.Option(help="A search to offer as hard, e.g. bot:mcts:200.")
+    ] = None,
+    expert: Annotated[
+        str | None, typer.Option(help="A search to offer as expert, e.g. bot:mcts:1000.")
+    ] = None,
+    games_: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help="Games a level plays (a rotation each, competitive).", min=8
+        ),
+    ] = 1000,
+    workers: WorkersOpt = 1,
+    seed: SeedOpt = None,
+    write: Annotated[
+        bool, typer.Option(help="Write the levels offered into the game's levels.toml.")
+    ] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Measure a game's difficulty levels against normal (its heuristic bot): easy (normal
+    slipping), and hard and expert searches, each offered only where clearly stronger."""
+    from tavernkeep.lab.levels import run_levels
+
+    run_levels(game, easy, hard, expert, games_, workers, seed, write, json_)
+
+
         float, typer.Option(help="New tables one address may open a minute.", min=0.0)
     ] = 10.0,
     max_open_tables: Annotated[

@@ -46,7 +46,8 @@ def test_two_players_turns_the_variant_on(server: Any, ui: Any) -> None:
     expect(created.locator(".link-row.bot")).to_have_count(1)
     table_id = created.locator("h3 code").inner_text()
     summary = server.get(f"/api/tables/{table_id}")
-    assert [s["agent"] for s in summary["seats"]] == ["human", "bot:heuristic"]
+    # A bot seat starts at the normal level: the game's own bot, by a name people read.
+    assert [s["agent"] for s in summary["seats"]] == ["human", "bot:normal"]
 
 
 def test_an_option_left_to_the_game_opens_with_the_games_own_value(server: Any, ui: Any) -> None:
@@ -128,3 +129,29 @@ def test_the_lobby_is_wood_to_its_foot_and_its_form_heading_shows(server: Any, u
                   document.querySelector(".topbar").getBoundingClientRect().bottom]"""
     )
     assert heading >= bar, f"the heading at {heading} px is under the top bar ({bar} px)"
+
+
+def test_the_seats_offer_levels_in_words_and_a_table_opens_with_one(server: Any, ui: Any) -> None:
+    # Issue 42: a person chooses "easy" or "normal", told what each was measured to do,
+    # not `bot:mcts:300ms`; a bot seat starts at normal.
+    import re
+
+    expect = ui.expect
+    page = ui.new_page(server.url("/?game=crits-and-tricks"))
+    expect(page.locator("#game")).to_have_value("crits-and-tricks")
+    seats = page.locator("#seat-rows select")
+    expect(seats.nth(1).locator("option:checked")).to_have_text(re.compile(r"^normal bot: "))
+    options = seats.nth(1).locator("option")
+    expect(
+        options.filter(
+            has_text=re.compile(r"^easy bot: wins about \d+ games? in 10 against normal bots")
+        )
+    ).to_have_count(1)
+    easy = options.filter(has_text=re.compile(r"^easy bot: ")).inner_text()
+    seats.nth(1).select_option(label=easy)
+    page.get_by_role("button", name="Open the table").click()
+    created = page.locator("#created")
+    expect(created).to_be_visible()
+    expect(created.locator(".link-row.bot").first).to_contain_text("easy bot")
+    table = server.get("/api/tables")[0]
+    assert "bot:easy" in [seat["agent"] for seat in table["seats"]], table

@@ -234,3 +234,27 @@ def test_one_address_may_hold_only_so_many_sockets(sqlite_url: str, tk: Any) -> 
         # Once they have gone, the address may connect again.
         with tk.join(client, tid) as again:
             assert again.welcome["seat"] is None
+
+
+def test_a_level_is_seated_by_name_and_a_search_level_keeps_to_the_servers_limits(
+    sqlite_url: str,
+) -> None:
+    # Issue 42: `bot:hard` is a search (Crits & Tricks' levels.toml); the server checks
+    # the search it plays as, so a level is no way round the limits.
+    from tavernkeep.agents.levels import game_levels
+
+    hard = game_levels(get_game("crits-and-tricks")).get("hard")  # type: ignore[union-attr]
+    assert hard is not None and hard.bot.startswith("bot:mcts:")
+    iterations = int(hard.bot.split(":")[2])
+    seats = ["human", "bot:hard", "bot:easy"]
+    tight = Limits(search=SearchLimits(iterations=iterations - 1))
+    with TestClient(create_app(sqlite_url, limits=tight)) as client:
+        refused = client.post("/api/tables", json={"game": "crits-and-tricks", "seats": seats})
+        assert f"at most {iterations - 1:,} iterations" in one_line(refused, 400)
+    with TestClient(create_app(sqlite_url)) as client:
+        created = client.post("/api/tables", json={"game": "crits-and-tricks", "seats": seats})
+        assert created.status_code == 201, created.text
+        table = client.get(f"/api/tables/{created.json()['id']}").json()
+        assert [s["agent"] for s in table["seats"]][1:] == ["bot:hard", "bot:easy"]
+        refused = client.post("/api/tables", json={"game": "rage", "seats": ["bot:expert"]})
+        assert "Rage offers the levels easy, normal" in one_line(refused, 400)

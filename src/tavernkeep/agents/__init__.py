@@ -1,6 +1,8 @@
 """Bots that play any game through the Game protocol, and the seat specs that name them.
 
-A seat spec is what a person types: `human`, `bot:random`, `bot:heuristic`, a trained
+A seat spec is what a person types: `human`, a level (`bot:easy`, `bot:normal`,
+`bot:hard`, `bot:expert`: agents/levels.py, each what a game's `levels.toml` measured),
+`bot:random`, `bot:heuristic`, a trained
 policy, `bot:policy:PATH` (agents/policy.py), a search guided by a trained guide,
 `bot:guided:PATH[:budget][:cutN]` (agents/guided.py; the budget and the horizon as
 `bot:mcts`'s, `GUIDED_BUDGET` where none is given, and no horizon: the guide's value
@@ -27,8 +29,9 @@ from typing import Any
 from tavernkeep.agents.guide import load_guide
 from tavernkeep.agents.guided import GuidedBot
 from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.levels import level_of
 from tavernkeep.agents.policy import PolicyBot, load_policy
-from tavernkeep.agents.random_bot import RandomBot
+from tavernkeep.agents.random_bot import RandomBot, SlippingBot
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Agent, Game
 
@@ -50,6 +53,7 @@ ROLLOUTS = ("random", "heuristic")
 
 _BUDGET = re.compile(r"(\d+)(ms)?\Z")
 _CUT = re.compile(r"cut(\d+)\Z")
+_SLIP = re.compile(r"slip(\d+)\Z")
 MAX_HORIZON = 100_000
 DEFAULT_HORIZON = 20
 """Actions a rollout plays before the game's evaluation judges it, where the game has
@@ -70,13 +74,19 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
         return PolicyBot(spec, load_policy(params), game)
     if kind == "bot" and name == "guided":
         return _guided(spec, params, game)
+    level = level_of(spec, game)
+    if level is not None:
+        return make_bot(level.bot, game)
     if kind != "bot" or name not in BOTS:
         raise SeatError(
-            f"unknown seat '{spec}': expected human, bot:random, bot:heuristic, bot:mcts, "
-            "bot:policy:PATH or bot:guided:PATH"
+            f"unknown seat '{spec}': expected human, a level (bot:easy, bot:normal, bot:hard, "
+            "bot:expert), bot:random, bot:heuristic, bot:mcts, bot:policy:PATH or "
+            "bot:guided:PATH"
         )
     if name == "mcts":
         return _mcts(spec, params, game)
+    if name == "heuristic" and params.startswith("slip"):
+        return _slipping(spec, params, game)
     if params:
         raise SeatError(f"seat '{spec}': bot:{name} takes no parameters")
     if name == "random":
@@ -85,6 +95,18 @@ def make_bot(spec: str, game: Game[Any, Any]) -> Agent:
     if agent is None:
         raise SeatError(f"seat '{spec}': {game.title} has no heuristic bot yet")
     return agent
+
+
+def _slipping(spec: str, params: str, game: Game[Any, Any]) -> SlippingBot:
+    """`bot:heuristic:slipN`: the heuristic bot taking a random action at N% of its
+    decisions (1-99), the `easy` level's bot (agents/levels.py)."""
+    slip = _SLIP.match(params)
+    if slip is None or not 1 <= int(slip.group(1)) <= 99:
+        raise SeatError(f"seat '{spec}': slips are a whole percent, 1 to 99, e.g. slip40")
+    agent = game.heuristic_agent()
+    if agent is None:
+        raise SeatError(f"seat '{spec}': {game.title} has no heuristic bot yet")
+    return SlippingBot(spec, agent, int(slip.group(1)))
 
 
 def _budget(spec: str, text: str) -> tuple[int | None, int | None]:

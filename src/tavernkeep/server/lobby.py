@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tavernkeep.agents import BOTS, LOBBY_MCTS
+from tavernkeep.agents.levels import lobby_levels
 from tavernkeep.agents.policy import load_policy
 from tavernkeep.engine.errors import IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.game import Game
@@ -69,6 +70,8 @@ def game_list(policies: tuple[str, ...]) -> list[dict[str, Any]]:
                 "kind": game.kind,
                 "summary": game.summary,
                 "bots": bots,
+                # The levels people choose by name, each with what it was measured to do.
+                "levels": lobby_levels(game),
                 "options": describe_options(game),
                 "renderer": game_file(game.name, "renderer.js") is not None,
                 "stylesheet": game_file(game.name, "style.css") is not None,

@@ -45,6 +45,7 @@ from typing import Any
 from tavernkeep.agents import make_bot
 from tavernkeep.agents.advice import ADVICE_MS, advise
 from tavernkeep.agents.ismcts import ISMCTSBot
+from tavernkeep.agents.levels import played_as
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.errors import SeatError
 from tavernkeep.engine.game import Game
@@ -71,9 +72,10 @@ class SearchLimits:
 
     def check(self, spec: str, game: Game[Any, Any]) -> None:
         """SeatError unless the seat's search (if it is one) keeps within the limits."""
-        if not spec.startswith("bot:mcts"):
+        played = played_as(spec, game)  # a level (bot:hard) is checked as its search
+        if not played.startswith("bot:mcts"):
             return
-        bot = make_bot(spec, game)
+        bot = make_bot(played, game)
         assert isinstance(bot, ISMCTSBot)
         if bot.millis is not None and bot.millis > self.millis:
             raise SeatError(

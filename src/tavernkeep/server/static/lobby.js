@@ -222,20 +222,27 @@ function onPlayersChange() {
   renderSeatRows(game, players);
 }
 
-/** A seat select's words for each of its values. */
-function seatChoiceLabel(choice) {
+/** A seat select's words for each of its values: a level with what it was measured to do. */
+function seatChoiceLabel(choice, game) {
   if (choice === "human") return "a person";
   if (choice === "open") return "an open seat";
+  const level = (game.levels || []).find((l) => l.bot === choice);
+  if (level) return `${level.name} bot: ${level.says}`;
   return agentLabel(choice);
 }
 
 function renderSeatRows(game, players) {
   // "open": a person's seat nobody is sent a link for; whoever joins from the lobby
   // takes it (sent as "human", its index in `open`).
-  const choices = ["human", "open", ...(game.bots || [])];
-  const defaultBot = (game.bots || []).includes("bot:heuristic")
-    ? "bot:heuristic"
-    : (game.bots || [])[0] || "human";
+  // The levels first (what a person looks for: how well a bot plays), then the bots by
+  // their specs, for those who know them.
+  const levels = (game.levels || []).map((l) => l.bot);
+  const choices = ["human", "open", ...levels, ...(game.bots || [])];
+  const defaultBot = levels.includes("bot:normal")
+    ? "bot:normal"
+    : (game.bots || []).includes("bot:heuristic")
+      ? "bot:heuristic"
+      : (game.bots || [])[0] || "human";
   // A co-operative party or a solo game may be played on this device, seat by seat; a
   // competitive table only all together, as pass and play (renderPassAndPlay).
   const perSeat = game.kind !== "competitive";
@@ -255,7 +262,7 @@ function renderSeatRows(game, players) {
             renderSeatRows(game, players);
           },
         },
-        choices.map((c) => h("option", { value: c, text: seatChoiceLabel(c), selected: c === value })),
+        choices.map((c) => h("option", { value: c, text: seatChoiceLabel(c, game), selected: c === value })),
       );
       // An open seat is a stranger's, on their own device: never "on this device".
       const device =
