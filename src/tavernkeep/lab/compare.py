@@ -356,6 +356,20 @@ def card_rows(arms: Arms, touched: set[str]) -> tuple[list[dict[str, Any]], list
     return mine, shown
 
 
+def games_changed(arms: Arms) -> int:
+    """Games that went otherwise: anything kept of them differs between the arms (who
+    won, the length, a card's use). None did: the change made no difference to them."""
+    before_turns, after_turns = arms.turns
+    differs = [uses.differs() for uses in arms.tallies.values()]
+    return sum(
+        1
+        for g in range(len(arms.seeds))
+        if arms.shares[0][g] != arms.shares[1][g]
+        or before_turns[g] != after_turns[g]
+        or any(bool(d[g]) for d in differs)
+    )
+
+
 def run_compare(
     game_name: str | None,
     base: str,
@@ -391,16 +405,7 @@ def run_compare(
     touched = {str(c["entry"]) for c in changes if c["entry"] is not None}
     mine, moved = card_rows(arms, touched)
     before_turns, after_turns = arms.turns
-    # A game went otherwise where anything kept of it differs: who won, its length, or a
-    # card's use. None did: the change made no difference to these games.
-    differs = [uses.differs() for uses in arms.tallies.values()]
-    changed_games = sum(
-        1
-        for g in range(len(arms.seeds))
-        if arms.shares[0][g] != arms.shares[1][g]
-        or before_turns[g] != after_turns[g]
-        or any(bool(d[g]) for d in differs)
-    )
+    changed_games = games_changed(arms)
     result = {
         "lab": "compare",
         "game": game.name,
