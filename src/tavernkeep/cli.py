@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import socket
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -294,6 +296,64 @@ def pack_params(
         return
     for path, value in number_paths(raw):
         typer.echo(f"{path} = {value}")
+
+
+ratings_app = typer.Typer(
+    help="Ratings of people and bots (the server's leaderboards): rate bots among themselves.",
+    no_args_is_help=True,
+)
+app.add_typer(ratings_app, name="ratings")
+
+
+@ratings_app.command("seed")
+def ratings_seed(
+    game: Annotated[str, typer.Argument(help="The game, e.g. hack-and-slash.")],
+    games: Annotated[int, typer.Option(help="Rated bot games to play.", min=1)] = 20,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            help="A bot to rate; repeat for each (default: the lobby's bots, the search "
+            "thinking its 300 ms a decision).",
+        ),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Seats at each table (default: the game's usual).", min=1)
+    ] = None,
+    seed: SeedOpt = None,
+    database_url: Annotated[
+        str, typer.Option(help="The server's database: sqlite:///file.db or postgresql://...")
+    ] = "sqlite:///tavernkeep.db",
+) -> None:
+    """Play rated games among bots and rate them into a server's database, on the scale
+    its rated tables rate people on; then print the game's leaderboard."""
+    from tavernkeep.server.bot_ratings import seed_ratings
+    from tavernkeep.server.skill import bot_label, shown
+    from tavernkeep.server.storage import Storage
+
+    storage = Storage(database_url)
+    every = max(1, games // 10)
+
+    def progress(done: int) -> None:
+        if done % every == 0 or done == games:
+            typer.echo(f"played {done:,} of {games:,} rated games", err=True)
+
+    try:
+        board = seed_ratings(storage, game, games, bot, players, seed, progress)
+    finally:
+        storage.close()
+    typer.echo("| # | who | rating | rated games |")
+    typer.echo("|---|---|---|---|")
+    for place, entry in enumerate(board, start=1):
+        if entry.kind == "bot":
+            who = f"{bot_label(entry.subject)} ({entry.subject})"
+        elif entry.kind == "account":
+            who = entry.name or "a person"
+        else:
+            who = "the game itself"
+        rating = shown(entry.mu, entry.sigma)
+        band = f"{rating['rating']:,} ± {rating['plus_minus']:,}"
+        typer.echo(f"| {place} | {who} | {band} | {entry.games:,} |")
 
 
 def default_seats(name: str) -> list[str]:
@@ -771,6 +831,41 @@ def ladder(
 
 
 @app.command()
+def levels(
+    game: Annotated[str, typer.Argument(help="The game, e.g. crits-and-tricks.")],
+    easy: Annotated[
+        int,
+        typer.Option(
+            help="The easy bot's slips: the % of decisions it takes at random.", min=1, max=99
+        ),
+    ] = 40,
+    hard: Annotated[
+        str | None, typer.Option(help="A search to offer as hard, e.g. bot:mcts:200.")
+    ] = None,
+    expert: Annotated[
+        str | None, typer.Option(help="A search to offer as expert, e.g. bot:mcts:1000.")
+    ] = None,
+    games_: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help="Games a level plays (a rotation each, competitive).", min=8
+        ),
+    ] = 1000,
+    workers: WorkersOpt = 1,
+    seed: SeedOpt = None,
+    write: Annotated[
+        bool, typer.Option(help="Write the levels offered into the game's levels.toml.")
+    ] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Measure a game's difficulty levels against normal (its heuristic bot): easy (normal
+    slipping), and hard and expert searches, each offered only where clearly stronger."""
+    from tavernkeep.lab.levels import run_levels
+
+    run_levels(game, easy, hard, expert, games_, workers, seed, write, json_)
+
+
+@app.command()
 def odds(
     expression: Annotated[str, typer.Argument(help="Dice and a goal, e.g. '3d6>=12' or '2d6==7'.")],
     rescue: Annotated[
@@ -830,41 +925,6 @@ def serve(
         ),
     ] = 30.0,
     tables_per_minute: Annotated[
-@app.command()
-def levels(
-    game: Annotated[str, typer.Argument(help="The game, e.g. crits-and-tricks.")],
-    easy: Annotated[
-        int,
-        typer.Option(
-            help="The easy bot's slips: the % of decisions it takes at random.", min=1, max=99
-        ),
-    ] = 40,
-    hard: Annotated[
-        str | None, typer.Option(help="A search to offer as hard, e.g. bot:mcts:200.")
-    ] = None,
-    expert: Annotated[
-        str | None, typer.Option(help="A search to offer as expert, e.g. bot:mcts:1000.")
-    ] = None,
-    games_: Annotated[
-        int,
-        typer.Option(
-            "--games", "-n", help="Games a level plays (a rotation each, competitive).", min=8
-        ),
-    ] = 1000,
-    workers: WorkersOpt = 1,
-    seed: SeedOpt = None,
-    write: Annotated[
-        bool, typer.Option(help="Write the levels offered into the game's levels.toml.")
-    ] = False,
-    json_: JsonOpt = False,
-) -> None:
-    """Measure a game's difficulty levels against normal (its heuristic bot): easy (normal
-    slipping), and hard and expert searches, each offered only where clearly stronger."""
-    from tavernkeep.lab.levels import run_levels
-
-    run_levels(game, easy, hard, expert, games_, workers, seed, write, json_)
-
-
         float, typer.Option(help="New tables one address may open a minute.", min=0.0)
     ] = 10.0,
     max_open_tables: Annotated[
@@ -917,6 +977,16 @@ def levels(
     sign_ins_per_minute: Annotated[
         float, typer.Option(help="Passkey sign-ins one address may begin a minute.", min=0.0)
     ] = 10.0,
+    designer_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="TAVERNKEEP_DESIGNER_KEY",
+            help="The key that opens the designer's workbench (/workbench) to browsers on "
+            "other machines (at least 12 characters; the environment variable keeps it out "
+            "of the process list). Without it the workbench is this machine's alone.",
+            show_default=False,
+        ),
+    ] = None,
     reuse_port: Annotated[bool, typer.Option(hidden=True)] = False,
 ) -> None:
     """Start the web app: lobby, tables and live play in the browser."""
@@ -939,6 +1009,8 @@ def levels(
     for path in policy or []:
         load_policy(path)
     public_origin(public_url)  # a bad --public-url is one line here, not one a process
+    if designer_key is not None and len(designer_key.strip()) < 12:
+        raise ConfigError("--designer-key: a key of at least 12 characters, not a guessable one")
     if not reuse_port:
         # The address first: a busy port must not leave a new database file behind.
         check_listening(host, port)
@@ -951,6 +1023,9 @@ def levels(
         params = dict(ctx.params)
         params.pop("workers")
         params["reuse_port"] = True
+        if params.pop("designer_key", None) is not None:
+            # To each process through its environment, never its command line.
+            os.environ["TAVERNKEEP_DESIGNER_KEY"] = str(designer_key)
         args = [sys.executable, "-m", "tavernkeep.cli", "serve"]
         for name, value in params.items():
             flag = "--" + name.replace("_", "-")
@@ -978,7 +1053,13 @@ def levels(
         policies=policies,
     )
     web = create_app(
-        database_url, bot_delay, limits, pass_delay, warm_search=True, public_url=public_url
+        database_url,
+        bot_delay,
+        limits,
+        pass_delay,
+        warm_search=True,
+        public_url=public_url,
+        designer_key=designer_key,
     )
     storage = web.state.tavern.storage
     # Among several processes, each says which it is: the id the database knows it by.
@@ -986,6 +1067,39 @@ def levels(
     typer.echo(f"tavernkeep: http://{host}:{port}/  (database {safe_url(database_url)}{among})")
     run(web, host, port, header_timeout, reuse_port)
 
+
+@app.command()
+def workbench(
+    ctx: typer.Context,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    database_url: Annotated[
+        str, typer.Option(help="sqlite:///file.db (default) or postgresql://...")
+    ] = "sqlite:///tavernkeep.db",
+    browser: Annotated[
+        bool, typer.Option("--browser/--no-browser", help="Open the workbench in the browser.")
+    ] = True,
+) -> None:
+    """The designer's workbench in your browser: packs as forms, and what a change does.
+    Serves on 127.0.0.1, for this machine alone (serve --designer-key opens a server's)."""
+    url = f"http://127.0.0.1:{port}/workbench"
+    if browser:
+        threading.Thread(target=open_when_up, args=(url, port), daemon=True).start()
+    typer.echo(f"tavernkeep: the workbench at {url}")
+    serve(ctx, host="127.0.0.1", port=port, database_url=database_url, designer_key=None)
+
+
+def open_when_up(url: str, port: int, seconds: float = 30.0) -> None:
+    """Open `url` in the browser once the server answers on `port` (nothing if it never
+    does: its own error is the one line said)."""
+    import time
+    import webbrowser
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            webbrowser.open(url)
+            return
+        time.sleep(0.2)
 
 def check_listening(host: str, port: int) -> None:
     """ConfigError in one line if a server could not listen on host:port (no such host,

@@ -16,6 +16,7 @@ DEFAULTS = {
     "stand_in": "bot:mcts:300ms",
     "clock": None,
     "advice": None,
+    "rated": False,
 }
 """A table's settings when its creator chose none (the server fills the stand-in in)."""
 

@@ -356,10 +356,11 @@ def test_open_tables_are_listed_newest_first(client: Any, tk: Any, helpers: Any)
         "status",
         "seats",
         "open_seats",
+        "rated",
         "actions",
         "created_at",
     }
-    assert top["open_seats"] == 0
+    assert top["open_seats"] == 0 and top["rated"] is False
     assert top["game"] == "hack-and-slash"
     assert top["title"] == "Hack & Slash"
     assert top["status"] == "playing"

@@ -15,9 +15,12 @@ own for that seat without asking the host (`POST /api/tables/{id}/seats/{n}/take
   http://localhost:PORT/ to sign in).
 - **Ceremonies** (registering, adding or signing in with a passkey) begin with a
   challenge, kept as its hash, used once, and gone after `CHALLENGE_SECONDS`.
+- **Bounds**: each address may begin and answer so many ceremonies an hour (new
+  accounts) or a minute (sign-ins, passkeys added): `Limits`.
 - **Nothing about an account is readable by anyone else**: every endpoint here reads the
   account of the request's own session; none takes an account's id from a client, and no
-  page is ever shown one.
+  page is ever shown one. What is public is its rated play alone, at a random handle
+  (ratings.py): its name, its ratings and its rated games' results.
 """
 
 from __future__ import annotations
@@ -164,6 +167,10 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
     db = tavern.tables.db
     registrations = RateLimiter(limits.accounts_per_hour / 60.0, limits.account_burst)
     sign_ins = RateLimiter(limits.sign_ins_per_minute, limits.sign_in_burst)
+    # The answers are bounded as the ceremonies they end: an address sending answers
+    # (made up, or replayed) costs the server no more than one beginning ceremonies.
+    registered_answers = RateLimiter(limits.accounts_per_hour / 60.0, limits.account_burst)
+    answers = RateLimiter(limits.sign_ins_per_minute, limits.sign_in_burst)
     titles = {game.name: game.title for game in all_games()}
     uv = UserVerificationRequirement.PREFERRED
     # A passkey the browser keeps (a discoverable credential): signing in asks for no name.
@@ -307,6 +314,9 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
 
     @router.post("/api/account/register/finish", response_model=None)
     async def register_finish(request: Request, body: Finish) -> JSONResponse:
+        refused = bounded(registered_answers, request, "new accounts")
+        if refused is not None:
+            return refused
         made, kept = await answered(body.credential, "register")
         # A registration's challenge was kept with the account it makes and its name.
         account_id, name = kept.account_id or "", kept.name or ""
@@ -340,6 +350,9 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
 
     @router.post("/api/account/sign-in/finish", response_model=None)
     async def sign_in_finish(request: Request, body: Finish) -> JSONResponse:
+        refused = bounded(answers, request, "sign-ins")
+        if refused is not None:
+            return refused
         made, _ = await answered(body.credential, "sign_in")
         credential = body.credential
         try:
@@ -391,6 +404,8 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
         return {
             "account": {
                 "name": mine.name,
+                # Its public page (ratings.py): the handle, never the id.
+                "handle": mine.handle,
                 "created_at": mine.created_at,
                 "passkeys": [
                     {"id": p.id, "label": p.label, "created_at": p.created_at, "used_at": p.used_at}
@@ -436,9 +451,12 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
         made = await challenge("add", account_id, None)
         return registration_options(request, account_id, mine.name, held, made)
 
-    @router.post("/api/account/passkeys/finish")
-    async def add_passkey_finish(request: Request, body: Finish) -> dict[str, Any]:
+    @router.post("/api/account/passkeys/finish", response_model=None)
+    async def add_passkey_finish(request: Request, body: Finish) -> dict[str, Any] | JSONResponse:
         account_id, _ = await need_session(request)
+        refused = bounded(answers, request, "sign-ins")
+        if refused is not None:
+            return refused
         made, kept = await answered(body.credential, "add")
         if kept.account_id != account_id:
             raise IllegalAction("that passkey request was another sign-in's: try again")
@@ -473,8 +491,10 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
         held = await db(storage.passkeys, account_id)
         signed = await db(storage.sessions, account_id)
         seats = await db(storage.owned_seats, account_id, 10_000)
+        rated, history = await db(storage.account_ratings, account_id)
         data = {
             "name": mine.name,
+            "handle": mine.handle,
             "created_at": mine.created_at,
             "passkeys": [
                 {
@@ -505,6 +525,21 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
                     "name": s.name,
                 }
                 for s in seats
+            ],
+            "ratings": [
+                {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in rated
+            ],
+            "rated_games": [
+                {
+                    "game": g.game,
+                    "at": g.at,
+                    "place": g.place,
+                    "of": g.of,
+                    "won": g.won,
+                    "mu": g.mu,
+                    "sigma": g.sigma,
+                }
+                for g in history
             ],
         }
         return Response(

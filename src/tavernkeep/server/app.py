@@ -45,12 +45,14 @@ from tavernkeep.server.lobby import GAME_FILES, game_file, game_list
 from tavernkeep.server.lobby_socket import serve_lobby
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.origins import SameOrigin, public_origin
+from tavernkeep.server.ratings import ratings_router
 from tavernkeep.server.room import MAX_OUTBOX, Connection, Room
 from tavernkeep.server.rooms import Tavern
 from tavernkeep.server.seating import SeatTaken
 from tavernkeep.server.settings import TableSettings
 from tavernkeep.server.storage import Storage
 from tavernkeep.server.timing import PassPrior
+from tavernkeep.server.workbench import workbench_router
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -131,13 +133,15 @@ def create_app(
     pass_delay: float = 2.0,
     warm_search: bool = False,
     public_url: str | None = None,
+    designer_key: str | None = None,
 ) -> FastAPI:
     """The app over one database. `bot_delay` is the pause before a bot's move and
     `pass_delay` the median pause before a pass for a person with nothing to play
     (bots.py, timing.py); `limits` bounds what one table or stranger may spend;
     `warm_search` starts the search workers with the app rather than at the first search
     (search.py `SearchPool.warm`); `public_url` is the origin people open, for passkeys
-    and the CSRF check (accounts.py; None: each request's own)."""
+    and the CSRF check (accounts.py; None: each request's own); `designer_key` opens the
+    workbench to whoever gives it (workbench.py; None: to this machine alone)."""
     limits = limits or Limits()
     public = public_origin(public_url)
     tavern = Tavern(Storage(database_url), bot_delay, limits, PassPrior.around(pass_delay))
@@ -219,6 +223,7 @@ def create_app(
             return error(f"too many new tables from one address: try again in {wait} s", 429)
         if body.game not in game_names():
             return error(f"unknown game '{body.game}'")
+        account = await signed_in(request)
         room, handed, host = await tavern.create_table(
             body.game,
             body.seats,
@@ -229,8 +234,8 @@ def create_app(
             body.settings,
             body.open,
             opened_by=client,
+            account=account,
         )
-        account = await signed_in(request)
         if account is not None and body.device:
             await tavern.own_seats(room.id, body.device, account)
         seats = []
@@ -388,6 +393,8 @@ def create_app(
         await serve_lobby(websocket, tavern.your_tables, sockets, limits.sockets_per_client)
 
     app.include_router(account_router(tavern, limits, public))
+    app.include_router(ratings_router(tavern))
+    app.include_router(workbench_router(tavern, designer_key, public, limits.policies))
     app.add_middleware(SameOrigin, public=public)
     app.add_middleware(RequestGuard)
     return app

@@ -24,6 +24,7 @@ from tavernkeep.server.invites import check_credential, check_host, new_secret, 
 from tavernkeep.server.limits import Limits
 from tavernkeep.server.room import ENDED, Room, agents_for, seat_name
 from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
+from tavernkeep.server.skill import check_rated_table
 from tavernkeep.server.storage import SeatKey
 from tavernkeep.server.tables import Tables
 from tavernkeep.server.talk import Talk
@@ -64,11 +65,13 @@ class Lifecycle:
         settings: TableSettings | None = None,
         open_seats: list[int] | None = None,
         opened_by: str = "",
+        account: str | None = None,
     ) -> tuple[Room, list[str | None], str]:
-        """Open a table for the address `opened_by`. Returns it; a seat, the secret its
-        creator is handed (an invite for a person elsewhere, a credential for a seat on
-        the creator's device, None for a bot); and the creator's host key, which hands a
-        seat out again."""
+        """Open a table for the address `opened_by` (and `account`, if its person is
+        signed in: a rated table must be). Returns it; a seat, the secret its creator is
+        handed (an invite for a person elsewhere, a credential for a seat on the creator's
+        device, None for a bot); and the creator's host key, which hands a seat out
+        again."""
         game = get_game(game_name)
         settings = settings or TableSettings()
         if settings.stand_in is None:
@@ -121,6 +124,10 @@ class Lifecycle:
                 "device: in a competitive game every person's seat is on this device "
                 "(pass and play) or none is"
             )
+        if settings.rated:
+            check_rated_table(seats, here, seed, settings.advice, account)
+            # Said to every page, so that none offers the tutor.
+            settings = settings.model_copy(update={"advice": False})
         if seed is None:
             seed, deal = random_seed(), "secret"
         elif not 0 <= seed <= MAX_SEED:

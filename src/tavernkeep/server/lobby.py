@@ -197,6 +197,7 @@ class Lobby:
                     "status": entry.status,
                     "seats": seats,
                     "open_seats": len(entry.open_seats),
+                    "rated": entry.rated,
                     "actions": room.version if room is not None else entry.actions,
                     "created_at": entry.created_at,
                 }

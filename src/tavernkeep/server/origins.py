@@ -23,6 +23,9 @@ SESSION_COOKIE = "tk_session"
 """The cookie a signed-in browser holds: its session's random id (accounts.py)."""
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 ACCOUNT_API = "/api/account"
+WORKBENCH_API = "/api/workbench"
+"""Every change to the workbench is checked too: its designer cookie signs it, and a page
+of another site could otherwise post to a workbench open on 127.0.0.1."""
 
 
 def normal_origin(url: str) -> str | None:
@@ -86,7 +89,8 @@ def relying_party(origin: str | None) -> str:
 
 class SameOrigin:
     """ASGI middleware, the CSRF defence: a state-changing API request that a session
-    cookie would sign (and any to /api/account, whose sign-ins make one) must carry an
+    cookie would sign (and any to /api/account, whose sign-ins make one, or to
+    /api/workbench, which its designer cookie or its machine's address lets in) must carry an
     `Origin` header that is this server's origin, or it is refused (403) before it runs.
 
     Browsers send `Origin` with every such request and a page cannot forge it, so a form
@@ -106,7 +110,7 @@ class SameOrigin:
         ):
             headers = Headers(scope=scope)
             cookies = cookie_parser(headers.get("cookie", ""))
-            if SESSION_COOKIE in cookies or scope["path"].startswith(ACCOUNT_API):
+            if SESSION_COOKIE in cookies or scope["path"].startswith((ACCOUNT_API, WORKBENCH_API)):
                 origin = normal_origin(headers.get("origin", ""))
                 if origin is None or origin != server_origin(scope, self.public):
                     refused = JSONResponse(

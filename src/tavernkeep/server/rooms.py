@@ -192,11 +192,12 @@ class Tavern:
         settings: TableSettings | None = None,
         open_seats: list[int] | None = None,
         opened_by: str = "",
+        account: str | None = None,
     ) -> tuple[Room, list[str | None], str]:
         """Open a table: it, each seat's secret for its creator and the host key
         (lifecycle.py)."""
         return await self.lifecycle.create_table(
-            game_name, seats, options, seed, pack, device, settings, open_seats, opened_by
+            game_name, seats, options, seed, pack, device, settings, open_seats, opened_by, account
         )
 
     async def claim(

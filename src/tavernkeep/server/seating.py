@@ -21,13 +21,34 @@ from tavernkeep.server.invites import check_host, new_secret, secret_hash
 from tavernkeep.server.lifecycle import Lifecycle
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.room import Room, seat_name
-from tavernkeep.server.storage import UNFINISHED
+from tavernkeep.server.storage import UNFINISHED, StoredTable
 from tavernkeep.server.tables import Tables
 from tavernkeep.server.talk import Talk
 
 
 class SeatTaken(IllegalAction):
     """An invite whose seat another browser has claimed: its holder may watch."""
+
+
+def rated_seat(stored: StoredTable, account: str | None) -> bool:
+    """Whether a seat taken at this table must be its taker's account's alone (a rated
+    table); IllegalAction, one line, if it cannot be theirs: a rated table's seats are
+    taken signed in, one an account, or the table could not be rated (PROTOCOL.md,
+    "Ratings")."""
+    if not stored.settings.get("rated"):
+        return False
+    if account is None:
+        raise IllegalAction(
+            "this table is rated: sign in (the lobby's Sign in), then take the seat again "
+            "(its link still holds it)"
+        )
+    for seat, key in enumerate(stored.keys):
+        if key.account_id == account:
+            raise IllegalAction(
+                f"your account holds {seat_name(seat)}'s seat at this rated table already: "
+                "one seat a person"
+            )
+    return True
 
 
 class Seating:
@@ -63,15 +84,27 @@ class Seating:
         taken = f"{seat_name(seat)}'s seat was claimed by another browser: you are watching"
         if key.claimed:
             raise SeatTaken(taken)
+        rated = rated_seat(stored, account)
         credential = new_secret()
         won = await self.db(
-            self.storage.claim, table_id, seat, key.invite_hash, secret_hash(credential), account
+            self.storage.claim,
+            table_id,
+            seat,
+            key.invite_hash,
+            secret_hash(credential),
+            account,
+            rated,
         )
         if not won:
+            if rated:
+                # Refused for the account's other seat, taken meanwhile, or another claim.
+                rated_seat(await self.tables.stored(table_id) or stored, account)
             raise SeatTaken(taken)
         room = self.rooms.get(table_id)
         if room is not None:
-            room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
+            room.keys[seat] = replace(
+                room.keys[seat], credential_hash=secret_hash(credential), account_id=account
+            )
             room.touched += 1
             room.broadcast_seats()
         return credential
@@ -86,13 +119,20 @@ class Seating:
             return None
         if stored.status != "waiting":
             raise SeatTaken("no open seat at this table: it is not waiting for players")
+        rated = rated_seat(stored, account)
         credential = new_secret()
-        seat = await self.db(self.storage.claim_open, table_id, secret_hash(credential), account)
+        seat = await self.db(
+            self.storage.claim_open, table_id, secret_hash(credential), account, rated
+        )
         if seat is None:
+            if rated:
+                rated_seat(await self.tables.stored(table_id) or stored, account)
             raise SeatTaken("no open seat at this table: every one was taken")
         room = self.rooms.get(table_id)
         if room is not None:
-            room.keys[seat] = replace(room.keys[seat], credential_hash=secret_hash(credential))
+            room.keys[seat] = replace(
+                room.keys[seat], credential_hash=secret_hash(credential), account_id=account
+            )
             room.touched += 1
             room.broadcast_seats()
         now = await self.tables.stored(table_id) or stored
@@ -187,7 +227,10 @@ class Seating:
         room = self.rooms.get(table_id)
         if room is not None:
             room.keys[seat] = replace(
-                room.keys[seat], invite_hash=secret_hash(invite), credential_hash=None
+                room.keys[seat],
+                invite_hash=secret_hash(invite),
+                credential_hash=None,
+                account_id=None,
             )
             room.touched += 1
             for conn in [c for c in room.connections if c.seat == seat]:

@@ -45,7 +45,14 @@ class TableSettings(BaseModel):
     from their own view). None: yes, unless the table has clocks (a timed game is a
     contest of the people's own thinking)."""
 
+    rated: bool = False
+    """Whether the game is rated at its end (server/skill.py): opened by a person signed
+    in, each person's seat then taken by its own account, no tutor, a deal nobody chose.
+    A rated table whose people are not all signed in, one apiece, is not rated."""
+
     def advice_allowed(self) -> bool:
+        if self.rated:
+            return False
         return self.advice if self.advice is not None else self.clock is None
 
 

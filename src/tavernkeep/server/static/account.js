@@ -143,6 +143,10 @@ async function load() {
     return;
   }
   $("account-title").textContent = `Signed in as ${account.name}`;
+  if (account.handle) {
+    $("public-page").href = `/people/${encodeURIComponent(account.handle)}`;
+    $("public-page-note").hidden = false;
+  }
   if (document.activeElement !== $("account-name")) $("account-name").value = account.name;
   // The tables call a person by the lobby's name: an account's, unless they chose one.
   if (!storedName()) rememberName(account.name);

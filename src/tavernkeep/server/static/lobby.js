@@ -448,6 +448,7 @@ function readSettings() {
   const standIn = $("stand-in").value;
   if (standIn !== DEFAULT_STAND_IN) out.stand_in = standIn;
   if ($("spectator-chat").checked) out.spectator_chat = true;
+  if ($("rated").checked) out.rated = true;
   // The tutor: by default a person may ask it unless the table has clocks.
   if ($("advice").value) out.advice = $("advice").value === "yes";
   return Object.keys(out).length ? out : null;
@@ -473,7 +474,8 @@ async function onSubmit(event) {
   try {
     const seed = readSeed();
     const chosen = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
-    const device = readDevice(game, chosen);
+    // A rated table's seats are each claimed by its own person signed in: none is here.
+    const device = $("rated").checked ? [] : readDevice(game, chosen);
     // An open seat is a person's seat to the server, listed in `open`.
     open = chosen.flatMap((spec, seat) => (spec === "open" ? [seat] : []));
     const seats = chosen.map((spec) => (spec === "open" ? "human" : spec));
@@ -657,6 +659,7 @@ function tableItem(table) {
             text: `Looking for players · ${left} open seat${left === 1 ? "" : "s"}`,
           })
         : null,
+      table.rated ? h("span", { class: "badge rated", text: "Rated", title: "Seats are taken signed in" }) : null,
     ),
     h("ul", { class: "seat-chips chip-row" }, (table.seats || []).map(seatChip)),
     h(

@@ -21,7 +21,11 @@ to the part that keeps its concern:
   (`Summary`);
 - leases.py: which server process is alive, keeps a table, and has whom at it (`LEASE`);
 - accounts.py: people signed in with a passkey: their passkeys, sessions, ceremonies
-  under way and seats (`Passkey`, `OwnedSeat`).
+  under way and seats (`Passkey`, `OwnedSeat`);
+- ratings.py: ratings of people and bots, a rated table rated as its result is committed,
+  the leaderboards and people's public pages (`Standing`, `Person`);
+- workbench.py: the workbench's saved packs and comparisons (`WorkbenchStore`, asked
+  through `Storage.workbench`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from tavernkeep.server.storage.appends import Append, Appends, Refused
 from tavernkeep.server.storage.database import DB_NOW, Database, normalise_url, safe_url
 from tavernkeep.server.storage.leases import KEEPER_ALIVE, LEASE, Leases
 from tavernkeep.server.storage.listings import Listing, Listings, Summary
+from tavernkeep.server.storage.ratings import Person, RatedGame, Ratings, Standing
 from tavernkeep.server.storage.schema import (
     SCHEMA,
     UNFINISHED,
@@ -66,6 +71,7 @@ from tavernkeep.server.storage.schema import (
 )
 from tavernkeep.server.storage.seats import SeatKey, Seats
 from tavernkeep.server.storage.stored_tables import StoredTable, StoredTables
+from tavernkeep.server.storage.workbench import WorkbenchStore
 
 __all__ = [
     "DB_NOW",
@@ -79,9 +85,12 @@ __all__ = [
     "Listing",
     "OwnedSeat",
     "Passkey",
+    "Person",
+    "RatedGame",
     "Refused",
     "SeatKey",
     "Session",
+    "Standing",
     "Storage",
     "StoredTable",
     "accounts",
@@ -119,10 +128,14 @@ class Storage:
         """The channel the news of this database's tables goes out on (`Database.notify`)."""
         self.tables = StoredTables(self.database)
         self.seats = Seats(self.database)
-        self.appends = Appends(self.database)
+        self.ratings = Ratings(self.database)
+        # A rated table is rated in the transaction that commits its result.
+        self.appends = Appends(self.database, self.ratings.rate_finished)
         self.listings = Listings(self.database)
         self.leases = Leases(self.database)
         self.accounts = Accounts(self.database)
+        self.workbench = WorkbenchStore(self.database)
+        """The workbench's packs and comparisons (server/workbench.py)."""
 
     # -- a table's row (stored_tables.py) -----------------------------------------------
 
@@ -172,13 +185,14 @@ class Storage:
         invite_hash: str,
         credential_hash: str,
         account: str | None = None,
+        sole: bool = False,
     ) -> bool:
-        return self.seats.claim(table_id, seat, invite_hash, credential_hash, account)
+        return self.seats.claim(table_id, seat, invite_hash, credential_hash, account, sole)
 
     def claim_open(
-        self, table_id: str, credential_hash: str, account: str | None = None
+        self, table_id: str, credential_hash: str, account: str | None = None, sole: bool = False
     ) -> int | None:
-        return self.seats.claim_open(table_id, credential_hash, account)
+        return self.seats.claim_open(table_id, credential_hash, account, sole)
 
     def own_seats(self, table_id: str, seats: list[int], account: str) -> None:
         self.seats.own(table_id, seats, account)
@@ -322,6 +336,17 @@ class Storage:
 
     def owned_seats(self, account_id: str, limit: int) -> list[OwnedSeat]:
         return self.accounts.owned_seats(account_id, limit)
+
+    # -- ratings (ratings.py) -------------------------------------------------------------
+
+    def leaderboard(self, game: str, limit: int) -> list[Standing]:
+        return self.ratings.leaderboard(game, limit)
+
+    def person(self, handle: str, games: int) -> Person | None:
+        return self.ratings.person(handle, games)
+
+    def account_ratings(self, account_id: str) -> tuple[list[Standing], list[RatedGame]]:
+        return self.ratings.of_account(account_id)
 
     def close(self) -> None:
         self.database.close()

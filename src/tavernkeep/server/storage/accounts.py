@@ -5,7 +5,8 @@ that are theirs.
 Nothing secret is kept in the clear: a session's cookie and a challenge only as SHA-256
 hashes, and a passkey is a public key. Every read here is by an account's own id, which
 only the server knows (from a session, server/accounts.py): nothing lists accounts or
-finds one by its name.
+finds one by its name. (A leaderboard and a person's page, ratings.py, show an account's
+name and public handle, never its id.)
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, delete, func, insert, select, update
 
 from tavernkeep.server.storage.database import Database
+from tavernkeep.server.storage.ratings import forget_account
 from tavernkeep.server.storage.schema import (
     accounts,
     challenges,
+    new_handle,
     passkeys,
     seat_keys,
     seat_takes,
@@ -54,6 +57,8 @@ class Account:
     id: str
     name: str
     created_at: float
+    handle: str | None = None
+    """Its public page's address (/people/{handle}); one is made with the account."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,10 @@ class Accounts:
         with self.engine.begin() as conn:
             conn.execute(
                 insert(accounts).values(
-                    id=account.id, name=account.name, created_at=account.created_at
+                    id=account.id,
+                    name=account.name,
+                    created_at=account.created_at,
+                    handle=account.handle or new_handle(),
                 )
             )
             self._insert_passkey(conn, passkey)
@@ -161,7 +169,7 @@ class Accounts:
     def account(self, account_id: str) -> Account | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
-        return None if row is None else Account(row.id, row.name, row.created_at)
+        return None if row is None else Account(row.id, row.name, row.created_at, row.handle)
 
     def rename(self, account_id: str, name: str) -> None:
         with self.engine.begin() as conn:
@@ -169,9 +177,10 @@ class Accounts:
 
     def delete_account(self, account_id: str) -> None:
         """Forget the account: its sessions (and the seats' credentials they took), its
-        passkeys, its ceremonies and its name. Its seats stay in their games, each its
-        claiming browser's as before, with no account."""
+        passkeys, its ceremonies, its ratings and its name. Its seats stay in their games,
+        each its claiming browser's as before, with no account."""
         with self.engine.begin() as conn:
+            forget_account(conn, account_id)
             _end_sessions(conn, sessions.c.account_id == account_id)
             conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
             conn.execute(delete(challenges).where(challenges.c.account_id == account_id))

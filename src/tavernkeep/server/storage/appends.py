@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,12 +48,20 @@ class Refused(SQLAlchemyError):
     """An append the table had moved on from: another writer took that turn first."""
 
 
-class Appends:
-    """Writes to a table's actions, each checked against the revision its writer saw."""
+Finished = Callable[[Connection, str, dict[str, Any]], None]
+"""Asked, in the transaction that commits a table's result, with the table and its result
+(storage/ratings.py `Ratings.rate_finished`)."""
 
-    def __init__(self, db: Database) -> None:
+
+class Appends:
+    """Writes to a table's actions, each checked against the revision its writer saw; a
+    table's last one is committed with its result, and `finished` is asked in the same
+    transaction (a rated table is rated there)."""
+
+    def __init__(self, db: Database, finished: Finished | None = None) -> None:
         self.db = db
         self.engine = db.engine
+        self.finished = finished
 
     def append_actions(self, batch: Sequence[Append]) -> list[SQLAlchemyError | None]:
         """Commit every append in `batch` (each as `append_action` would) in one
@@ -143,6 +151,8 @@ class Appends:
                     .where(tables.c.id == entry.table_id)
                     .values(status="finished", result=json.dumps(entry.result))
                 )
+                if self.finished is not None:
+                    self.finished(conn, entry.table_id, entry.result)
         self.db.notify(conn, *progress)
 
     @staticmethod

@@ -37,6 +37,8 @@ class Listing:
     """Seats left open that nobody has taken yet: a "Join" in the lobby takes the first."""
     names: dict[int, str] = field(default_factory=dict)
     """The names the seated people gave, by seat: whoever looks for a table sees who is at it."""
+    rated: bool = False
+    """Opened rated (settings.py): its seats are taken signed in, one an account."""
 
 
 @dataclass
@@ -93,6 +95,7 @@ class Listings:
                 tables.c.seats,
                 tables.c.created_at,
                 tables.c.status,
+                tables.c.settings,
                 func.coalesce(moves.c.n, 0).label("moves"),
             )
             .outerjoin(moves, moves.c.table_id == tables.c.id)
@@ -138,6 +141,7 @@ class Listings:
                     actions=int(row.moves),
                     created_at=row.created_at,
                     status=row.status,
+                    rated=bool(json.loads(row.settings or "{}").get("rated")),
                     open_seats=sorted(free.get(row.id, set())),
                     names=names.get(row.id, {}),
                 )

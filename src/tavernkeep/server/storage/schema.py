@@ -8,6 +8,7 @@ is opened (`SCHEMA`, `prepare_schema`), in one transaction, so nothing is half-m
 from __future__ import annotations
 
 import json
+import secrets
 
 from sqlalchemy import (
     BigInteger,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -150,6 +152,10 @@ accounts = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(100), nullable=False),
     Column("created_at", Float, nullable=False),
+    # The account's public page's address (/people/{handle}): random, made with the
+    # account, and not its id, which no page shows. Null only between the migration to
+    # schema 7 adding the column and its filling, in one transaction.
+    Column("handle", String(32), nullable=True, unique=True, index=True),
 )
 
 passkeys = Table(
@@ -204,6 +210,76 @@ seat_takes = Table(
     Column("credential_hash", String(64), nullable=False),
 )
 
+ratings = Table(
+    "ratings",
+    metadata,
+    # A rating of one game (server/skill.py): an account's (`subject` its id, never
+    # shown), a bot's (its seat spec) or, in a co-operative or solo game, the game's own
+    # ("the game"), which the team plays against. openskill's mu and sigma, and how many
+    # rated games they come from.
+    Column("game", String(64), primary_key=True),
+    Column("subject", String(200), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    # One row a subject a rated game: where it placed and its rating after, for a
+    # person's page and its chart. `table_id` is the rated table's, or a made-up one of
+    # a game `tavernkeep ratings seed` played (no table was stored for it).
+    Column("table_id", String(32), primary_key=True),
+    Column("subject", String(200), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("of", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("ix_rating_history_subject", "subject", "game", "at"),
+)
+
+workbench_packs = Table(
+    "workbench_packs",
+    metadata,
+    # A pack a designer saved in the workbench (server/workbench.py), as the TOML the
+    # command line reads (`--pack FILE`), and the built-in pack it started from.
+    Column("game", String(64), primary_key=True),
+    Column("name", String(60), primary_key=True),
+    Column("base", String(64), nullable=False),
+    Column("toml", Text, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+workbench_runs = Table(
+    "workbench_runs",
+    metadata,
+    # A comparison asked for in the workbench: the packs as played (their TOML, in
+    # `plan` with the seats, games and seed), its state ("queued", "running", "done",
+    # "failed", "cancelled"), its games played of `total`, its result so far (JSON), and
+    # the server process (servers.id) that runs it.
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("base", String(64), nullable=False),
+    Column("changed", String(64), nullable=False),
+    Column("plan", Text, nullable=False),
+    Column("state", String(16), nullable=False, index=True),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    Column("server", String(32), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
 meta = Table(
     "meta",
     metadata,
@@ -211,7 +287,7 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 6
+SCHEMA = 8
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
@@ -225,7 +301,11 @@ idle.
 5: the kind of decision a seat's person passes on until their turn (`seat_keys.passing_on`).
 6: optional accounts signed in with passkeys (`accounts`, `passkeys`, `sessions`,
 `challenges`), the account a seat belongs to (`seat_keys.account_id`) and the credentials
-its other devices took for it (`seat_takes`)."""
+its other devices took for it (`seat_takes`).
+7: ratings (`ratings`, `rating_history`) and each account's public handle
+(`accounts.handle`).
+8: the designer's workbench: its saved packs (`workbench_packs`) and its comparisons
+(`workbench_runs`)."""
 
 UNFINISHED = ("playing", "waiting")
 """The statuses of a table not over: played, or waiting for people to take its open seats."""
@@ -258,10 +338,37 @@ def prepare_schema(engine: Engine) -> None:
             _migrate_to_5(conn)
         if version < 6:
             _migrate_to_6(conn)
+        if version < 7:
+            _migrate_to_7(conn)
+        if version < 8:
+            _migrate_to_8(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_8(conn: Connection) -> None:
+    """Schema 7 had no workbench: its tables are new, made with their indexes by
+    `create_all`, and nothing older changes."""
+
+
+def _migrate_to_7(conn: Connection) -> None:
+    """Schema 6 had no ratings (their tables are new, made by `create_all`) and no public
+    handles: each account is given a random one."""
+    if "handle" not in {c["name"] for c in inspect(conn).get_columns("accounts")}:
+        conn.execute(text("ALTER TABLE accounts ADD COLUMN handle VARCHAR(32)"))
+    for row in conn.execute(select(accounts.c.id).where(accounts.c.handle.is_(None))).all():
+        conn.execute(
+            update(accounts).where(accounts.c.id == row.id).values(handle=new_handle())
+        )
+    for index in accounts.indexes:
+        index.create(conn, checkfirst=True)
+
+
+def new_handle() -> str:
+    """A public handle for an account's page: random, unguessable, and not its id."""
+    return secrets.token_urlsafe(9)
 
 
 def _migrate_to_6(conn: Connection) -> None:

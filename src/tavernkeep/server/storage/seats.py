@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import aliased
 
 from tavernkeep.server.chat import ChatLine
 from tavernkeep.server.storage.chat_lines import add_line
@@ -45,10 +46,24 @@ class SeatKey:
     """Why a stand-in bot plays the seat until its person is back; None if they play it."""
     passing_on: str | None = None
     """The kind of decision its person passes on until they have another to make."""
+    account_id: str | None = None
+    """The account the seat belongs to, if its person was signed in (never sent to a
+    page: a rated table checks it, one seat an account)."""
 
     @property
     def claimed(self) -> bool:
         return self.credential_hash is not None
+
+
+def _held_by_none(table_id: str, account: str | None, sole: bool) -> list[Any]:
+    """The condition of a claim at a rated table (`sole`): the claiming account holds no
+    seat of it yet, checked in the claim's own statement, so two claims at once by one
+    account cannot both win."""
+    if not sole or account is None:
+        return []
+    other = aliased(seat_keys)
+    held = select(other.c.seat).where(other.c.table_id == table_id, other.c.account_id == account)
+    return [~held.exists()]
 
 
 class Seats:
@@ -85,10 +100,12 @@ class Seats:
         invite_hash: str,
         credential_hash: str,
         account: str | None = None,
+        sole: bool = False,
     ) -> bool:
         """Hand the seat a credential if `invite_hash` is its invite and nobody has claimed
-        it yet, and to `account` the seat, if one is signed in. False when another claim
-        got there first."""
+        it yet, and to `account` the seat, if one is signed in; with `sole` (a rated
+        table), only if the account holds no other seat of the table. False when another
+        claim got there first, or the account holds one."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seat_keys)
@@ -97,6 +114,7 @@ class Seats:
                     seat_keys.c.seat == seat,
                     seat_keys.c.invite_hash == invite_hash,
                     seat_keys.c.credential_hash.is_(None),
+                    *_held_by_none(table_id, account, sole),
                 )
                 .values(credential_hash=credential_hash, account_id=account)
             )
@@ -104,10 +122,11 @@ class Seats:
             return bool(done.rowcount == 1)
 
     def claim_open(
-        self, table_id: str, credential_hash: str, account: str | None = None
+        self, table_id: str, credential_hash: str, account: str | None = None, sole: bool = False
     ) -> int | None:
         """Give the first open seat nobody has taken to the credential (and to `account`,
-        if one is signed in): the seat, or None if every open seat is taken. One
+        if one is signed in; with `sole`, only if it holds no other seat of the table): the
+        seat, or None if every open seat is taken (or the account holds one). One
         conditional update a try, so two people asking at once never get one seat."""
         with self.engine.begin() as conn:
             for _ in range(8):
@@ -126,6 +145,7 @@ class Seats:
                         seat_keys.c.table_id == table_id,
                         seat_keys.c.seat == seat,
                         seat_keys.c.credential_hash.is_(None),
+                        *_held_by_none(table_id, account, sole),
                     )
                     .values(credential_hash=credential_hash, account_id=account)
                 )
@@ -260,4 +280,5 @@ class Seats:
             bool(row.open_seat),
             row.away,
             row.passing_on,
+            row.account_id,
         )

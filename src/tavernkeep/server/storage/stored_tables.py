@@ -108,6 +108,8 @@ class StoredTables:
                     "name": key.name,
                     "clock": key.clock,
                     "open_seat": key.open_seat,
+                    # A rematch's seats are the same people's, and their accounts'.
+                    "account_id": key.account_id,
                 }
                 for seat, key in enumerate(keys)
             ]
@@ -221,6 +223,7 @@ class StoredTables:
                         bool(key.open_seat),
                         key.away,
                         key.passing_on,
+                        key.account_id,
                     )
             said = conn.execute(
                 select(chat)
