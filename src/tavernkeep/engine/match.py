@@ -228,9 +228,25 @@ class Match:
         done = self.actions
         while (seat := actor(state)) is not None:
             if done >= max_actions:
+        # A game whose `apply` checks an action by working out the offers again (Game.
+        # apply_legal) has them worked out here once, for the seat and the check alike:
+        # an action the seat picked from that very list needs no second look.
+        listed = type(game).apply_legal is not Game.apply_legal
+        legal_actions, apply_legal = game.legal_actions, game.apply_legal
                 raise RuntimeError(f"{game.name}: no end after {max_actions} actions")
-            action = agents[seat].choose(infos[seat])
-            events = apply(state, action, record_events)
+            info = infos[seat]
+            if listed:
+                legal = legal_actions(state)
+                info._legal = legal
+                action = agents[seat].choose(info)
+                info._legal = None
+                if any(action is offered for offered in legal):
+                    events = apply_legal(state, action, record_events)
+                else:
+                    events = apply(state, action, record_events)
+            else:
+                action = agents[seat].choose(info)
+                events = apply(state, action, record_events)
             done += 1
             self.actions = done
             if keep_record:

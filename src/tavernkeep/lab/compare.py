@@ -25,7 +25,6 @@ import contextlib
 import json
 import math
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.ablate import paired, plain
 from tavernkeep.lab.rows import TALLY, column_name
-from tavernkeep.lab.simulate import Batch, progress_bar, results_file, simulate_many
+from tavernkeep.lab.simulate import Batch, MemoryRows, progress_bar, simulate_many
 from tavernkeep.lab.stats import Z95
 from tavernkeep.lab.sweep import default_seats, load_raw, raw_pack
 from tavernkeep.lab.uses import Uses, read_uses
@@ -180,7 +179,6 @@ def play_arms(
     options: dict[str, Any],
     ray: str | None,
 ) -> tuple[Arms, list[dict[str, Any]], tuple[str, str]]:
-    import pyarrow.parquet as pq
 
     named: list[str] = []
     raws: list[dict[str, Any]] = []
@@ -193,16 +191,14 @@ def play_arms(
         batches.append(
             Batch(game.name, tuple(seats), options, source, seed, loaded, columns={"arm": arm})
         )
-    with tempfile.TemporaryDirectory(prefix="tavernkeep-compare-") as folder:
-        out = Path(folder) / "compare.parquet"
-        with progress_bar() as progress:
-            task = progress.add_task(f"{game.name}: both packs", total=games * 2)
-            with results_file(out, batches, games) as rows:
-                simulate_many(
-                    batches, games, workers, lambda k: progress.advance(task, k), rows, ray
-                )
-        kinds = {kind: column_name(TALLY, kind) for kind in game.tally_kinds}
-        table = pq.read_table(out, columns=["game_seed", "win_share", "turns", *kinds.values()])
+    # The games' rows stay in memory, base then changed (the batches' order): a file
+    # written and read back cost the main process a second it shares with the workers.
+    rows = MemoryRows()
+    with progress_bar() as progress:
+        task = progress.add_task(f"{game.name}: both packs", total=games * 2)
+        simulate_many(batches, games, workers, lambda k: progress.advance(task, k), rows, ray)
+    kinds = {kind: column_name(TALLY, kind) for kind in game.tally_kinds}
+    table = rows.table().select(["game_seed", "win_share", "turns", *kinds.values()])
     data = table.select(["game_seed", "win_share", "turns"]).to_pydict()
 
     def split(column: str) -> tuple[list[Any], list[Any]]:

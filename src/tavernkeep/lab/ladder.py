@@ -52,18 +52,21 @@ import json
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tavernkeep import build
 from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
-from tavernkeep.lab.simulate import Batch, check_batches, progress_bar, simulate_many
+from tavernkeep.lab.simulate import (
+    Batch,
+    MemoryRows,
+    check_batches,
+    progress_bar,
+    simulate_many,
+)
 from tavernkeep.lab.stats import wilson_interval
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 RANDOM = "bot:random"
 HEURISTIC = "bot:heuristic"
@@ -123,14 +126,8 @@ class Duel:
         }
 
 
-class Rows:
+class Rows(MemoryRows):
     """A duel's rows, kept in memory in block order (a `RowSink` for `simulate_many`)."""
-
-    def __init__(self) -> None:
-        self.blocks: dict[int, pa.Table] = {}
-
-    def add(self, number: int, table: pa.Table) -> None:
-        self.blocks[number] = table
 
     def won(self) -> list[bool]:
         return [bool(w) for n in sorted(self.blocks) for w in self.blocks[n]["won"].to_pylist()]

@@ -43,6 +43,22 @@ class RowSink(Protocol):
     def add(self, number: int, table: pa.Table) -> None: ...
 
 
+class MemoryRows:
+    """Blocks of rows kept in memory, in block order whatever order they finish in (a
+    `RowSink` for a caller that reads the games itself rather than keeping a file)."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, pa.Table] = {}
+
+    def add(self, number: int, table: pa.Table) -> None:
+        self.blocks[number] = table
+
+    def table(self) -> pa.Table:
+        import pyarrow as pa  # as the rows themselves: only where rows are asked for
+
+        return pa.concat_tables(self.blocks[n] for n in sorted(self.blocks))
+
+
 BLOCKS_PER_WORKER = 16
 """Blocks per worker: enough to balance load and move the progress bar, few enough that
 the cost of a block (building the bots, pickling a tally) stays invisible."""
