@@ -225,14 +225,14 @@ class Match:
         # state is changed in place, never replaced): simulations live in this loop, and
         # the calls and objects that step() makes for every action add up there.
         infos = [InfoSet(game, state, seat, rng) for seat, rng in enumerate(self.rngs)]
-        done = self.actions
-        while (seat := actor(state)) is not None:
-            if done >= max_actions:
         # A game whose `apply` checks an action by working out the offers again (Game.
         # apply_legal) has them worked out here once, for the seat and the check alike:
         # an action the seat picked from that very list needs no second look.
         listed = type(game).apply_legal is not Game.apply_legal
         legal_actions, apply_legal = game.legal_actions, game.apply_legal
+        done = self.actions
+        while (seat := actor(state)) is not None:
+            if done >= max_actions:
                 raise RuntimeError(f"{game.name}: no end after {max_actions} actions")
             info = infos[seat]
             if listed:
