@@ -15,7 +15,12 @@ process (which so runs their bots), watched from the second; the first is killed
 the time until every table's next action is the failover time; every action committed
 before the kill must still be in each finished table's record.
 
+With `--comparison GAMES` a designer's comparison (the workbench's "What does my change
+do?", issue 45) of GAMES paired Here to Slay games runs on the same server, started just
+before the load: the tables' latency beside it, and how far it got.
+
     python benchmarks/server_load.py --tables 200 --seconds 30
+    python benchmarks/server_load.py --tables 200 --seconds 30 --comparison 10000
     python benchmarks/server_load.py --processes 2 --database-url postgresql://... --failover
 """
 
@@ -355,6 +360,35 @@ async def failover(
     }
 
 
+def start_comparison(base: str, games: int) -> str:
+    """A workbench comparison (this machine's, so no designer key): Here to Slay's standard
+    pack against it with the Grimtooth Ogre's slay roll at 12, the lab's planted case."""
+    headers = {"Origin": base}
+    with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
+        pack = client.get("/api/workbench/games/here-to-slay/packs/standard").json()
+        data = json.loads(json.dumps(pack["base_data"]))
+        ogre = next(m for m in data["monster"] if m["name"] == "Grimtooth Ogre")
+        ogre["slay_roll"] = 12
+        data["pack"]["strict_composition"] = False  # off the published roll numbers
+        started = client.post(
+            "/api/workbench/runs",
+            json={
+                "game": "here-to-slay",
+                "data": data,
+                "seats": ["bot:heuristic"] * 3 + ["bot:random"],
+                "games": games,
+            },
+        )
+        started.raise_for_status()
+        return str(started.json()["id"])
+
+
+def comparison_state(base: str, run: str) -> dict[str, Any]:
+    with httpx.Client(base_url=base, timeout=60) as client:
+        found: dict[str, Any] = client.get(f"/api/workbench/runs/{run}").json()
+        return found
+
+
 def _missing(table_id: str) -> Any:
     raise SystemExit(f"table {table_id} is not in the database")
 
@@ -398,6 +432,13 @@ def main() -> None:
         metavar="TABLES",
         help="then kill -9 the first process and time the takeover of TABLES bots' tables",
     )
+    parser.add_argument(
+        "--comparison",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="run a workbench comparison of GAMES paired Here to Slay games beside the load",
+    )
     args = parser.parse_args()
     postgres = (args.database_url or "").startswith("postgres")
     if args.processes < 1 or (args.processes > 1 and not postgres):
@@ -419,9 +460,14 @@ def main() -> None:
     )
     taken_over: dict[str, Any] = {}
     with serving_many(args.database_url, args.bot_delay, args.processes) as (url, servers):
+        run = None
+        if args.comparison:
+            asyncio.run(wait_for_server(servers[0][0]))
+            run = start_comparison(servers[0][0], args.comparison)
         started = time.monotonic()
         stats = asyncio.run(drive(args, [base for base, _ in servers]))
         elapsed = time.monotonic() - started
+        beside = comparison_state(servers[0][0], run) if run is not None else None
         if args.failover:
             taken_over = asyncio.run(failover(servers, url, args.failover))
 
@@ -442,6 +488,12 @@ def main() -> None:
         print(f"| {name:<34} | {value:>12} |")
     for message in stats.errors[:5]:
         print("  error:", message)
+    if beside is not None:
+        print(
+            f"beside a workbench comparison of {args.comparison:,} paired Here to Slay games: "
+            f"{beside['state']} at the load's end, {beside['done']:,} of {beside['total']:,} "
+            "games played"
+        )
     if taken_over:
         print(f"failover: kill -9 of the process running {taken_over['tables']} tables' bots")
         print(f"| {'measure':<34} | {'value':>12} |")
