@@ -83,6 +83,10 @@ def test_two_people_finish_a_rated_table_and_meet_on_the_leaderboard(
     for seat, page in pages.items():
         ui.wait_connected(page)
         expect(page.locator("#who")).to_have_text(f"you are {'Bea' if seat == 0 else 'Cy'}")
+        # The table says it is rated, by its title.
+        expect(page.locator(".table-title #rated-badge")).to_have_text("Rated")
+        expect(page.locator("#rated-badge")).to_be_visible()
+    ui.shoot(bea, "ratings-table")
     for _ in range(120):
         seat = whose_decision(ui, pages)
         if seat is None:

@@ -86,3 +86,95 @@ def test_a_card_changed_in_the_form_and_what_the_change_does(server: Any, ui: An
     pack = tomllib.loads(download.path().read_text())
     rats = {"name": "Rats in the Cellar", "challenge": 1, "goal": 3, "reward": 4}
     assert pack["quest"][0] == rats
+
+
+def test_a_saved_pack_is_played_at_a_table_and_two_comparisons_are_set_side_by_side(
+    server: Any, ui: Any
+) -> None:
+    """Play it (issue 45, item 4): the card edited and saved, a table opened with the pack
+    from the workbench, and the table's page, a seat's and a spectator's, naming the pack
+    and its difference. History (item 5): two comparisons listed, newest first, set side
+    by side, and found again after a reload."""
+    expect = ui.expect
+    page = ui.new_page(server.url("/workbench?game=hack-and-slash"))
+    expect(page.locator("#pack-verdict")).to_have_text("The game loads this pack.")
+    play = page.get_by_role("button", name="Open a table with this pack")
+    expect(play).to_be_disabled()  # the game's own pack is played from the lobby
+
+    entry = page.locator("details.wb-entry", has_text="Rats in the Cellar")
+    entry.locator("summary").click()
+    entry.get_by_label("Reward").fill("5")
+    expect(page.locator("#changes li")).to_have_text(["quest[Rats in the Cellar].reward: 1 → 5"])
+    page.locator("#pack-name").fill("hoard")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator("#pack-title")).to_have_text("hoard (from standard)")
+    expect(play).to_be_enabled()
+    expect(page.locator("#play-note")).to_contain_text("Opens a table with hoard as saved")
+
+    play.click()
+    created = page.locator("#play-created")
+    expect(created).to_contain_text("Hack & Slash with hoard: table")
+    take = created.get_by_role("link", name="Take seat 1")
+    invite = take.get_attribute("href")
+    assert invite and invite.startswith(server.url("/table/")) and "#seat=0&invite=" in invite
+    table = invite.split("#")[0]
+
+    mine = page.context.new_page()  # the designer's own seat, in this browser
+    mine.goto(invite)
+    ui.wait_connected(mine)
+    expect(mine.locator("#table-pack")).to_be_visible()
+    expect(mine.locator("#table-pack .table-pack-title")).to_have_text(
+        "Played with the pack 'hoard' (changed from standard):"
+    )
+    expect(mine.locator("#table-pack li")).to_have_text(["quest[Rats in the Cellar].reward: 1 → 5"])
+    expect(mine.locator("#host-tools")).to_be_visible()  # the host key, kept by the workbench
+    friend = ui.new_page(f"{table}#watch")  # anyone else at the table
+    ui.wait_connected(friend)
+    expect(friend.locator("#table-pack li")).to_have_text(
+        ["quest[Rats in the Cellar].reward: 1 → 5"]
+    )
+
+    # Two comparisons: the pack as saved, then with the reward changed again (unsaved).
+    page.locator("#run-games").fill("100")
+    start = page.get_by_role("button", name="What does my change do?")
+    start.click()
+    expect(page.locator("#run-status")).to_have_attribute("data-state", "done", timeout=90_000)
+    page.locator("details.wb-entry", has_text="Rats in the Cellar").get_by_label("Reward").fill("9")
+    expect(page.locator("#changes li")).to_have_text(["quest[Rats in the Cellar].reward: 1 → 9"])
+    expect(play).to_be_disabled()  # unsaved: the table would not play what is shown
+    start.click()
+    expect(page.locator("#run-text")).to_have_text(
+        "Done: 100 games with each pack, hoard (unsaved) against standard", timeout=90_000
+    )
+    rows = page.locator("#history-list tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator("td").nth(2)).to_contain_text("hoard (unsaved) against standard")
+    expect(rows.nth(1).locator("td").nth(2)).to_contain_text("hoard against standard")
+    for n in range(2):
+        expect(rows.nth(n).locator(".wb-headline")).not_to_be_empty()
+
+    page.reload()  # kept on the server: the history comes back
+    expect(rows).to_have_count(2)
+    rows.nth(0).get_by_role("checkbox").check()
+    rows.nth(1).get_by_role("checkbox").check()
+    page.get_by_role("button", name="Set the two side by side").click()
+    beside = page.locator("#beside")
+    heads = beside.locator("table.wb-beside-table thead th")
+    expect(heads.nth(1)).to_contain_text("hoard (unsaved) against standard, 100 games each")
+    expect(heads.nth(2)).to_contain_text("hoard against standard, 100 games each")
+    seat = beside.locator("table.wb-beside-table tbody tr", has_text="Seat 4 (bot:random)")
+    expect(seat.locator("td")).to_have_count(2)
+    for n in range(2):
+        expect(seat.locator("td").nth(n)).to_have_text(re.compile(r"^\d+\.\d% → \d+\.\d%, "))
+    runs = beside.locator(".wb-beside-run")
+    expect(runs).to_have_count(2)
+    expect(runs.nth(0).locator(".wb-changes li")).to_have_text(
+        ["quest[Rats in the Cellar].reward: 1 → 9"]
+    )
+    expect(runs.nth(1).locator(".wb-changes li")).to_have_text(
+        ["quest[Rats in the Cellar].reward: 1 → 5"]
+    )
+    for n in range(2):
+        expect(runs.nth(n).locator('figure[data-chart="seats"] svg[aria-label]')).to_contain_text(
+            "Seat 1 (bot:heuristic)"
+        )

@@ -4,6 +4,7 @@ when they are damaged, belong to another game, or were played with other cards."
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from tavernkeep.engine.records import (
     GameRecord,
     action_at,
     load_record,
+    pack_from_data,
     parse_record,
     replay,
     replay_steps,
@@ -366,6 +368,81 @@ def test_a_pack_the_person_names_replays_a_record_played_with_it(tmp_path: Path)
     assert replay(GAME, match.record, pack=str(path)) == match.state
     steps = list(replay_steps(GAME, match.record, pack=str(path)))
     assert steps[-1][3] == match.state
+
+
+# -- a designer's pack, held by the record (a table opened from the workbench) ---------------
+
+OLD_KEYS = {
+    "format", "version", "game", "pack", "pack_digest", "config", "seed", "seats", "actions",
+    "result",
+}
+
+
+def designed(seed: int = 5) -> Match:
+    """A game played with a pack made from data, as a server's table from the workbench."""
+    pack = pack_from_data(GAME, tomllib.loads(PACK), "my quests", "standard")
+    agents = [make_bot(spec, GAME) for spec in SEATS]
+    match = Match(GAME, agents, seed, GAME.make_config({"players": 3}), pack, SEATS)
+    match.run()
+    return match
+
+
+def test_a_record_holds_a_designers_pack_and_replays_without_its_file(tmp_path: Path) -> None:
+    match = designed()
+    record = match.record
+    assert (record.pack, record.pack_base) == ("my quests", "standard")
+    assert record.pack_data == tomllib.loads(PACK)
+    assert record.pack_digest == GAME.load_pack(_written(tmp_path)).digest
+    path = tmp_path / "game.json"
+    record.save(path)
+    loaded = load_record(path)
+    assert loaded == record
+    assert replay(GAME, loaded) == match.state
+    assert GAME.result(replay(GAME, loaded)).to_json() == record.result  # type: ignore[union-attr]
+
+
+def _written(tmp_path: Path) -> str:
+    path = tmp_path / "quests.toml"
+    path.write_text(PACK, encoding="utf-8")
+    return str(path)
+
+
+def test_a_record_from_before_held_packs_loads_and_is_written_as_it_was() -> None:
+    match = finished(seed=8)
+    text = match.record.to_json()
+    assert set(json.loads(text)) == OLD_KEYS, "no new field where there is nothing to say"
+    old = parse_record(text)
+    assert old.pack_data is None and old.pack_base is None
+    assert replay(GAME, old) == match.state
+    assert old.to_json() == text
+
+
+def test_a_held_pack_that_is_not_its_digests_is_one_line() -> None:
+    record = designed().record
+    data = tomllib.loads(PACK.replace("reward = 5", "reward = 6"))
+    message = record_error(changed(record, pack_data=data))
+    assert message.startswith("the pack the record holds ('my quests') is not the pack it was")
+    assert record.pack_digest in message
+
+
+def test_a_held_pack_that_is_no_pack_is_one_line() -> None:
+    record = designed().record
+    data = tomllib.loads(PACK)
+    data["quest"][2]["reward"] = "five"
+    message = record_error(changed(record, pack_data=data))
+    assert "my quests: quest #3 'Troll': field 'reward'" in message
+    data["quest"][2]["reward"] = None  # a null, which no TOML file holds
+    assert "my quests: not a pack" in record_error(changed(record, pack_data=data))
+
+
+def test_a_held_pack_comes_with_its_digest() -> None:
+    data = json.loads(designed().record.to_json())
+    data["pack_digest"] = ""
+    with pytest.raises(RecordError) as error:
+        parse_record(json.dumps(data), "upload")
+    assert "pack_data: a pack the record holds comes with its pack_digest" in one_line(
+        error.value
+    )
 
 
 # -- hostile files ---------------------------------------------------------------------------

@@ -140,7 +140,7 @@ def test_a_schema_2_database_gains_names_and_keeps_its_seats(db_url: str, tk: An
     with engine.connect() as conn:
         version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
     engine.dispose()
-    assert version == str(SCHEMA) == "8"
+    assert version == str(SCHEMA) == "9"
     assert stored(db_url, tid).keys[0].name == "Alice"
 
 
@@ -168,7 +168,7 @@ def test_a_schema_5_database_gains_accounts_and_keeps_its_seats(db_url: str, tk:
         assert "ix_seat_keys_account_id" in {i["name"] for i in found.get_indexes("seat_keys")}
         owners = conn.execute(sa.text("SELECT account_id FROM seat_keys")).scalars().all()
     engine.dispose()
-    assert version == str(SCHEMA) == "8" and owners == [None, None, None]
+    assert version == str(SCHEMA) == "9" and owners == [None, None, None]
     # The seat, a browser's as before, may now be an account's.
     storage = Storage(db_url)
     try:

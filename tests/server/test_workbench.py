@@ -399,7 +399,7 @@ def test_a_schema_7_database_gains_the_workbench(sqlite_url: str) -> None:
         assert storage.workbench.runs("hack-and-slash") == []
         with storage.engine.connect() as conn:
             version = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema")).scalar()
-        assert int(str(version)) == SCHEMA == 8
+        assert int(str(version)) == SCHEMA == 9
     finally:
         storage.close()
 

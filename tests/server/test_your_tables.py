@@ -3,7 +3,10 @@ holds. Each credential is checked as a table's join checks it, and a wrong one, 
 unknown table or a seat that is not the credential's all get the same nothing; every
 verified table comes with its game, names, whose decision it is, its clock and, once
 over, its result and rematch; a change to any of them is pushed, from this process or
-another; what a stranger can make the socket spend is bounded, each refusal one line."""
+another, over a table's socket or over HTTP alone; what a stranger can make the socket
+spend is bounded, each refusal one line. A browser signed in with a passkey is told its
+account's tables too, wherever their seats were claimed, as long as its session lasts
+and only when its page is one of this server's (the handshake's Origin)."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import anyio
 import pytest
 from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
+from tests.server.test_accounts import ORIGIN, SEATS, Device, app_client, execute
 
 from tavernkeep.games import get_game
 from tavernkeep.server import your_tables
@@ -25,7 +29,7 @@ from tavernkeep.server.lobby_socket import FOLLOW_BURST, MAX_FOLLOWED, RATE_LIMI
 from tavernkeep.server.rooms import Limits
 from tavernkeep.server.storage import SeatKey
 from tavernkeep.server.storage.listings import Summary
-from tavernkeep.server.your_tables import Turn, entry, stored_line
+from tavernkeep.server.table_lines import Turn, entry, stored_line
 
 SHORT = {"round_limit": 2}
 TIMEOUT = 10.0
@@ -374,3 +378,222 @@ def test_a_decision_the_server_passes_for_waits_on_nobody() -> None:
     stood_in = stored_line(summary, game, deciding)
     assert entry(stood_in, [0])["your_turn"] is False
     assert stood_in.seats[0]["away"] == "left"
+
+
+# -- an account's tables, on every device it signs in on --------------------------------
+
+
+@contextmanager
+def signed_lobby(client: Any, device: Any, origin: str | None = ORIGIN) -> Iterator[LobbySock]:
+    """A lobby socket of `device`'s browser: its session cookie in the handshake, and the
+    `Origin` of the page that opened it (None: no Origin header at all)."""
+    headers = {"cookie": f"tk_session={device.session}"}
+    saved = client.headers.get("origin")
+    if origin is None:
+        client.headers.pop("origin", None)
+    else:
+        headers["origin"] = origin
+    try:
+        with client.websocket_connect("/ws/lobby", headers=headers) as ws:
+            yield LobbySock(ws)
+    finally:
+        if saved is not None:
+            client.headers["origin"] = saved
+
+
+def test_an_accounts_seats_are_listed_on_every_device_it_signs_in_on(
+    db_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Told as they happen, not by the lobby's own timer.
+    monkeypatch.setattr(your_tables, "REFRESH_EVERY", 3600.0)
+    with app_client(db_url) as client:
+        laptop = Device(client)
+        laptop.register("Bea")
+        first = tk.create(client, seats=["human", "bot:random", "human"], options=SHORT)
+        # The laptop claims Player 1's seat signed in; a friend, signed out, Player 3's.
+        laptop.post(
+            f"/api/tables/{first['id']}/claim", json={"seat": 0, "invite": tk.invites(first)[0]}
+        )
+        friend = tk.claim(client, first["id"], 2, tk.invites(first)[2])
+        phone = Device(client, laptop.passkeys.copy())
+        phone.sign_in()
+        # The phone holds no credential: its lobby lists the account's table all the same.
+        with signed_lobby(client, phone) as page:
+            page.follow()
+            listed = page.tables()
+            assert list(listed) == [first["id"]]
+            mine = listed[first["id"]]
+            assert mine["mine"] == [0] and mine["actor"] == 0 and mine["your_turn"] is True
+            # The laptop claims a seat at another table: the phone's lobby follows it, live.
+            second = tk.create(client, seats=["human", "human", "bot:random"], options=SHORT)
+            laptop.post(
+                f"/api/tables/{second['id']}/claim",
+                json={"seat": 1, "invite": tk.invites(second)[1]},
+            )
+            found = page.update(second["id"], lambda t: True)
+            assert found["mine"] == [1] and found["your_turn"] is False
+            # The phone takes its seat at the first table and plays: the lobby follows.
+            token = phone.post(f"/api/tables/{first['id']}/seats/0/take")["token"]
+            with (
+                tk.join(client, first["id"], 0, token) as on_phone,
+                tk.join(client, first["id"], 2, friend),
+            ):
+                state = on_phone.until_state(lambda s: bool(s["legal"]))
+                on_phone.act(state["legal"][0]["action"], state["version"])
+                moved = page.update(first["id"], lambda t: t["actions"] > state["version"])
+                assert moved["mine"] == [0]
+            # Bounded as a page's credentials: the account's latest ACCOUNT_SEATS.
+            monkeypatch.setattr(your_tables, "ACCOUNT_SEATS", 1)
+            with signed_lobby(client, phone) as bounded:
+                bounded.follow()
+                assert len(bounded.tables()) == 1
+            monkeypatch.setattr(your_tables, "ACCOUNT_SEATS", 200)
+            # The host hands the seat to a new invite: it leaves the account, and the list.
+            client.post(
+                f"/api/tables/{second['id']}/reissue", json={"host": second["host"], "seat": 1}
+            )
+            page.until(lambda m: m == {"type": "gone", "table": second["id"]})
+
+
+def test_a_page_of_another_site_reads_none_of_an_accounts_tables(sqlite_url: str, tk: Any) -> None:
+    with app_client(sqlite_url) as client:
+        laptop = Device(client)
+        laptop.register("Bea")
+        data = tk.create(client, seats=SEATS, options=SHORT)
+        laptop.post(
+            f"/api/tables/{data['id']}/claim", json={"seat": 0, "invite": tk.invites(data)[0]}
+        )
+        solo = tk.create(client, seats=["human", "bot:random", "bot:random"], options=SHORT)
+        token = tk.claim(client, solo["id"], 0, tk.invites(solo)[0])
+        # A page of this server's: the account's table.
+        with signed_lobby(client, laptop) as page:
+            page.follow()
+            assert list(page.tables()) == [data["id"]]
+        # A page elsewhere opens the socket in the signed-in browser, which adds the cookie:
+        # it is served as a browser signed out, told only of the seats it names itself.
+        for origin in (
+            "https://evil.example",
+            "null",
+            "http://testserver.evil.example",
+            "http://testserver:8080",
+            "https://testserver",
+            None,
+        ):
+            with signed_lobby(client, laptop, origin) as page:
+                page.follow()
+                assert page.tables() == {}, origin
+                page.follow((solo["id"], 0, token))
+                assert list(page.tables()) == [solo["id"]], origin
+        assert client.app.state.tavern.your_tables.accounts == {}  # type: ignore[attr-defined]
+
+
+def test_a_signed_out_browser_is_told_none_of_the_accounts_tables(
+    db_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(your_tables, "REFRESH_EVERY", 3600.0)
+    with app_client(db_url) as client:
+        laptop = Device(client)
+        laptop.register("Bea")
+        data = tk.create(client, seats=SEATS, options=SHORT)
+        laptop.post(
+            f"/api/tables/{data['id']}/claim", json={"seat": 0, "invite": tk.invites(data)[0]}
+        )
+        phone = Device(client, laptop.passkeys.copy())
+        phone.sign_in()
+        signed_out = Device(client)
+        signed_out.jar.set("tk_session", str(phone.session))
+        with signed_lobby(client, phone) as page:
+            page.follow()
+            assert list(page.tables()) == [data["id"]]
+            # Signed out in another tab of the phone: its lobby lets the account's table go.
+            phone.post("/api/account/sign-out")
+            page.until(lambda m: m == {"type": "gone", "table": data["id"]})
+            page.follow()
+            assert page.tables() == {}
+        # The ended session's cookie, sent again, is nobody's; the laptop's still lists it.
+        with signed_lobby(client, signed_out) as page:
+            page.follow()
+            assert page.tables() == {}
+        with signed_lobby(client, laptop) as page:
+            page.follow()
+            assert list(page.tables()) == [data["id"]]
+    # A session that ended where this process did not hear of it (another process, or its
+    # month ran out) is found at the lobby's next look.
+    monkeypatch.setattr(your_tables, "REFRESH_EVERY", 0.2)
+    with app_client(db_url) as client:
+        again = Device(client)
+        again.jar = laptop.jar
+        with signed_lobby(client, again) as page:
+            page.follow()
+            assert list(page.tables()) == [data["id"]]
+            execute(db_url, "UPDATE sessions SET expires_at = :t", t=time.time() - 1)
+            page.until(lambda m: m == {"type": "gone", "table": data["id"]})
+
+
+# -- what changes over HTTP alone ---------------------------------------------------------
+
+
+def test_a_change_over_http_to_a_table_nobody_is_at_is_pushed(
+    sqlite_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim, a host's close and a rematch asked over HTTP, at tables this process does
+    not hold in memory (none of their pages is open): told at once, not at the lobby's
+    next look."""
+    monkeypatch.setattr(your_tables, "REFRESH_EVERY", 3600.0)
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, pass_delay=0.05)) as first:
+        waiting = tk.create(first, seats=["human", "human", "bot:random"], open=[1], options=SHORT)
+        mine = tk.claim(first, waiting["id"], 0, tk.invites(waiting)[0])
+        closing, closing_token, closing_made = alone(first, tk)
+        over, over_token, _ = alone(first, tk)
+        with tk.join(first, over, 0, over_token) as me:
+            tk.play_to_end({0: me})
+    # Restarted: nothing in memory, so no table has a page to tell.
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, pass_delay=0.05)) as client:
+        tavern = client.app.state.tavern  # type: ignore[attr-defined]
+        with lobby(client) as page:
+            page.follow(
+                (waiting["id"], 0, mine), (closing, 0, closing_token), (over, 0, over_token)
+            )
+            listed = page.tables()
+            assert listed[waiting["id"]]["status"] == "waiting"
+            assert listed[waiting["id"]]["seats"][1].get("open") is True
+            assert tavern.rooms == {}
+            # Someone takes the open seat from the lobby's list: the table begins.
+            assert client.post(f"/api/tables/{waiting['id']}/join").status_code == 200
+            began = page.update(waiting["id"], lambda t: t["status"] == "playing")
+            assert "open" not in began["seats"][1]
+            assert waiting["id"] not in tavern.rooms
+            # The host closes a table nobody is at.
+            closed = client.post(
+                f"/api/tables/{closing}/close", json={"host": closing_made["host"]}
+            )
+            assert closed.status_code == 200
+            assert page.update(closing, lambda t: t["status"] == "closed")["actor"] is None
+            # A rematch of a finished table, asked over HTTP.
+            made = client.post(f"/api/tables/{over}/rematch", json={"seat": 0, "token": over_token})
+            assert made.status_code == 200
+            assert (
+                page.update(over, lambda t: t["rematch"] is not None)["rematch"]
+                == made.json()["id"]
+            )
+            assert over not in tavern.rooms
+
+
+def test_a_seat_the_account_takes_at_another_process_is_found_at_the_next_look(
+    postgres_url: str, tk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(your_tables, "REFRESH_EVERY", 0.3)
+    with app_client(postgres_url) as a, app_client(postgres_url) as b:
+        laptop = Device(a)
+        laptop.register("Bea")
+        phone = Device(b, laptop.passkeys.copy())
+        phone.sign_in()
+        with signed_lobby(b, phone) as page:
+            page.follow()
+            assert page.tables() == {}
+            # Claimed signed in at the other process, which this one hears nothing of.
+            data = tk.create(a, seats=SEATS, options=SHORT)
+            laptop.post(
+                f"/api/tables/{data['id']}/claim", json={"seat": 0, "invite": tk.invites(data)[0]}
+            )
+            assert page.update(data["id"], lambda t: True)["mine"] == [0]

@@ -46,6 +46,12 @@ class Pack(Generic[M]):
     warnings: tuple[str, ...] = ()
     """Lines for a designer where the pack loads but contradicts itself (a card's text
     says +2, its bonus is 1): each "FILE: line N: entry: what", in file order."""
+    data: dict[str, Any] | None = None
+    """The pack's data (what its TOML file holds), for a pack made from data rather than
+    read from a file of its own (a designer's pack from the workbench, or one a record
+    holds): a game's record keeps it, so the game replays without the file."""
+    base: str | None = None
+    """The built-in pack a designer's pack (`data`) was changed from, where it says."""
 
 
 class Derived(Generic[C, V]):

@@ -131,6 +131,9 @@ class Match:
             config=self.config.model_dump(),
             seed=self.seed,
             seats=self._seats,
+            # A designer's pack, not a built-in one: the record holds it, to replay.
+            pack_data=self.pack.data,
+            pack_base=self.pack.base if self.pack.data is not None else None,
         )
 
     @property

@@ -8,14 +8,21 @@ caught instead of replaying into a different game) and, once finished, the resul
 A record is a file from anywhere, so it is read as untrusted: it may name a built-in pack
 but never a file to read (the person replaying names that file), and whatever is wrong
 with it (nesting thousands deep, numbers thousands of digits long) is one RecordError.
+A game played with a designer's pack (a server's table opened from the workbench) holds
+the pack itself (`pack_data`): it is validated as any pack file is, and must hash to the
+record's digest.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from tavernkeep.engine.actions import Action
 from tavernkeep.engine.content import Pack, is_pack_name
-from tavernkeep.engine.errors import IllegalAction, RecordError, TavernkeepError
+from tavernkeep.engine.errors import ContentError, IllegalAction, RecordError, TavernkeepError
 from tavernkeep.engine.events import Event
 from tavernkeep.engine.game import Game
 
@@ -94,16 +101,32 @@ class GameRecord(BaseModel):
     """The actions (by index, from 0) a bot chose for a seat whose person had left the
     table (a server's stand-in): the record says which decisions were not its person's."""
 
+    pack_data: dict[str, Any] | None = None
+    """The pack itself, where it is no built-in one: a designer's pack from the workbench,
+    played at a server's table. Its data as its TOML file holds it (what `tomllib` reads),
+    so the record replays without the file; checked against `pack_digest` as it loads.
+    `pack` is then its name alone."""
+
+    pack_base: Annotated[str, Field(max_length=64)] | None = None
+    """The built-in pack `pack_data` was changed from: what its differences are read
+    against (a table shows them). Only what is shown: a replay does not read it."""
+
     @model_validator(mode="after")
     def _a_name_a_seat(self) -> GameRecord:
         if self.names is not None and len(self.names) != len(self.seats):
             raise ValueError(f"names: {len(self.names)} for {len(self.seats)} seats")
+        if self.pack_data is not None and not self.pack_digest:
+            raise ValueError("pack_data: a pack the record holds comes with its pack_digest")
         return self
 
     def to_json(self) -> str:
-        # A record with no names or stand-ins (the command line's) reads as it did before
-        # there were.
-        unsaid = {name for name in ("names", "stood_in") if getattr(self, name) is None}
+        # A record with no names, stand-ins or pack of its own (the command line's) reads
+        # as it did before there were.
+        unsaid = {
+            name
+            for name in ("names", "stood_in", "pack_data", "pack_base")
+            if getattr(self, name) is None
+        }
         return self.model_dump_json(indent=1, exclude=unsaid or None)
 
     def save(self, path: str | Path) -> None:
@@ -184,6 +207,49 @@ def parse_record(text: str, where: str = "record") -> GameRecord:
         raise RecordError(f"{where}: field '{field}': {msg}") from None
 
 
+_FROM_DATA: dict[tuple[str, str, str, str | None], Pack[Any]] = {}
+FROM_DATA_KEPT = 16
+"""Packs made from data kept loaded, by their data: a server replaying a designer's
+table (or a replay page stepping through its record) validates its pack once."""
+
+
+def pack_from_data(
+    game: Game[Any, Any], data: dict[str, Any], name: str, base: str | None = None
+) -> Pack[Any]:
+    """A pack from its data (what its TOML file holds), loaded and validated the way the
+    game loads any pack file, and named `name`: its errors name it, not the file written
+    on the way. It keeps its `data` and `base`, so a record of a game played with it holds
+    the pack. ContentError in one line for data that is no pack of the game."""
+    import tomli_w
+
+    try:
+        text = tomli_w.dumps(data)
+    except (TypeError, ValueError) as exc:  # a null, or a value TOML has no way to write
+        raise ContentError(f"{name}: not a pack: {exc}") from None
+    except RecursionError:
+        raise ContentError(f"{name}: not a pack: nested too deep") from None
+    key = (game.name, hashlib.sha256(text.encode()).hexdigest(), name, base)
+    known = _FROM_DATA.get(key)
+    if known is not None:
+        return known
+    with tempfile.TemporaryDirectory(prefix="tavernkeep-pack-") as folder:
+        written = Path(folder) / "pack.toml"
+        written.write_text(text, encoding="utf-8")
+        try:
+            loaded = game.load_pack(str(written))
+        except ContentError as exc:
+            # A line of the file written here is no line of the designer's file: the
+            # error names the pack (its name) and the field, without it.
+            said = re.sub(re.escape(str(written)) + r"(: line \d+)?", lambda _: name, str(exc))
+            raise ContentError(said) from None
+    # Its own copy, as the file holds it: nothing the caller changes later changes it.
+    pack = dataclasses.replace(loaded, name=name, data=tomllib.loads(text), base=base)
+    if len(_FROM_DATA) >= FROM_DATA_KEPT:
+        del _FROM_DATA[next(iter(_FROM_DATA))]  # the oldest
+    _FROM_DATA[key] = pack
+    return pack
+
+
 def open_record(
     game: Game[Any, Any], record: GameRecord, pack: str | Path | None = None
 ) -> tuple[BaseModel, Pack[Any]]:
@@ -196,20 +262,30 @@ def open_record(
     """
     if record.game != game.name:
         raise RecordError(f"the record is a game of '{shorten(record.game)}', not '{game.name}'")
-    if pack is None:
-        if not is_pack_name(record.pack):
-            raise RecordError(
-                f"the record was played with the pack file '{shorten(record.pack, 80)}', and a "
-                "record may not choose a file to read: name the pack with --pack"
-            )
-        pack = record.pack
+    held = pack is None and record.pack_data is not None
+    if pack is None and not held and not is_pack_name(record.pack):
+        raise RecordError(
+            f"the record was played with the pack file '{shorten(record.pack, 80)}', and a "
+            "record may not choose a file to read: name the pack with --pack"
+        )
     try:
-        loaded = game.load_pack(pack)
+        if held:
+            assert record.pack_data is not None
+            loaded = pack_from_data(
+                game, record.pack_data, shorten(record.pack, 60), record.pack_base
+            )
+        else:
+            loaded = game.load_pack(record.pack if pack is None else pack)
         config = game.make_config(record.config)
     except TavernkeepError as exc:
         raise RecordError(f"the record cannot be set up: {exc}") from None
     except RecursionError:
         raise RecordError("the record cannot be set up: its config is nested too deep") from None
+    if held and loaded.digest != record.pack_digest:
+        raise RecordError(
+            f"the pack the record holds ('{loaded.name}') is not the pack it was played "
+            f"with (digest {shorten(record.pack_digest)}, its data's {loaded.digest})"
+        )
     if record.pack_digest and loaded.digest != record.pack_digest:
         raise RecordError(
             # The pack as loaded: a built-in name or the file this person named, whole.

@@ -37,8 +37,9 @@ from typing import Any
 
 from tavernkeep import build
 from tavernkeep.engine.content import Pack, resolve_pack_path
-from tavernkeep.engine.errors import ConfigError, ContentError
+from tavernkeep.engine.errors import ConfigError
 from tavernkeep.engine.game import Game
+from tavernkeep.engine.records import pack_from_data
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
 from tavernkeep.lab.simulate import (
@@ -318,20 +319,8 @@ def raw_pack(game: Game[Any, Any], source: str | None) -> tuple[str, dict[str, A
 
 def load_raw(game: Game[Any, Any], raw: dict[str, Any], label: str) -> Pack[Any]:
     """Raw TOML data loaded and validated the way the game loads any pack file; its
-    errors name `label`, not the file written on the way."""
-    import tomli_w
-
-    with tempfile.TemporaryDirectory(prefix="tavernkeep-lab-") as folder:
-        edited = Path(folder) / "pack.toml"
-        edited.write_text(tomli_w.dumps(raw), encoding="utf-8")
-        try:
-            pack = game.load_pack(str(edited))
-        except ContentError as exc:
-            # A line of the file written here is no line of the designer's file: the
-            # error names the change (the label) and the field, without it.
-            said = re.sub(re.escape(str(edited)) + r"(: line \d+)?", lambda _: label, str(exc))
-            raise ContentError(said) from None
-    return dataclasses.replace(pack, name=label)
+    errors name `label`, not the file written on the way (engine/records.py)."""
+    return pack_from_data(game, raw, label)
 
 
 def number(text: str, param: str) -> float:

@@ -386,9 +386,11 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
 
     @router.post("/api/account/sign-out")
     async def sign_out(request: Request) -> JSONResponse:
-        token = request.cookies.get(SESSION_COOKIE)
-        if token and len(token) <= 100:
-            await db(storage.end_session, _hash(token))
+        found = await session_of(request)
+        if found is not None:
+            await db(storage.end_session, found[1])
+            # Its lobby sockets here show the account's tables no more (your_tables.py).
+            tavern.your_tables.account_changed(found[0])
         return with_session(JSONResponse({"signed_in": False}), request, None)
 
     # -- the account -------------------------------------------------------------------------
@@ -552,6 +554,7 @@ def account_router(tavern: Tavern, limits: Limits, public: str | None = None) ->
     async def delete_account(request: Request) -> JSONResponse:
         account_id, _ = await need_session(request)
         await db(storage.delete_account, account_id)
+        tavern.your_tables.account_changed(account_id)
         return with_session(JSONResponse({"deleted": True}), request, None)
 
     # -- an account's seat, on another device ------------------------------------------------

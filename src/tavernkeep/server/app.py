@@ -41,7 +41,7 @@ from tavernkeep.server.guards import (
 )
 from tavernkeep.server.lifecycle import Busy
 from tavernkeep.server.limits import Limits
-from tavernkeep.server.lobby import GAME_FILES, game_file, game_list
+from tavernkeep.server.lobby import GAME_FILES, game_file, game_list, opened
 from tavernkeep.server.lobby_socket import serve_lobby
 from tavernkeep.server.names import clean_name
 from tavernkeep.server.origins import SameOrigin, public_origin
@@ -238,27 +238,7 @@ def create_app(
         )
         if account is not None and body.device:
             await tavern.own_seats(room.id, body.device, account)
-        seats = []
-        for seat, spec in enumerate(room.seats):
-            entry: dict[str, Any] = {"seat": seat, "agent": spec}
-            secret = handed[seat]
-            if secret is not None and room.keys[seat].device:
-                entry["device"] = True
-                entry["token"] = secret
-            elif secret is not None:
-                entry["invite"] = f"/table/{room.id}#seat={seat}&invite={secret}"
-            seats.append(entry)
-        # No seed: it rebuilds every hidden card, so it is in the record once the game is
-        # over and nowhere before.
-        return {
-            "id": room.id,
-            "game": room.game.name,
-            "deal": room.deal,
-            "spectate": f"/table/{room.id}",
-            "seats": seats,
-            # The creator's key to the table: it hands a seat out again. Given once.
-            "host": host,
-        }
+        return opened(room, handed, host)
 
     @app.post("/api/tables/{table_id}/claim", response_model=None)
     async def claim_seat(
@@ -388,9 +368,10 @@ def create_app(
 
     @app.websocket("/ws/lobby")
     async def your_tables(websocket: WebSocket) -> None:
-        # The tables of the seats this browser holds, and each change (lobby_socket.py);
-        # counted with the address's table sockets.
-        await serve_lobby(websocket, tavern.your_tables, sockets, limits.sockets_per_client)
+        # The tables of the seats this browser holds, and of the account it is signed in
+        # as (its cookie trusted from this server's own pages alone), and each change
+        # (lobby_socket.py); counted with the address's table sockets.
+        await serve_lobby(websocket, tavern.your_tables, sockets, limits.sockets_per_client, public)
 
     app.include_router(account_router(tavern, limits, public))
     app.include_router(ratings_router(tavern))

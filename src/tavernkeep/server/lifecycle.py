@@ -14,8 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 from tavernkeep.agents import check_seat
+from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import ConfigError, IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.match import Match
+from tavernkeep.engine.records import open_record
 from tavernkeep.engine.rng import random_seed
 from tavernkeep.games import get_game
 from tavernkeep.server.bots import Bots
@@ -60,7 +62,7 @@ class Lifecycle:
         seats: list[str],
         options: dict[str, Any],
         seed: int | None,
-        pack: str | None,
+        pack: str | Pack[Any] | None,
         device: list[int] | None = None,
         settings: TableSettings | None = None,
         open_seats: list[int] | None = None,
@@ -71,7 +73,9 @@ class Lifecycle:
         signed in: a rated table must be). Returns it; a seat, the secret its creator is
         handed (an invite for a person elsewhere, a credential for a seat on the creator's
         device, None for a bot); and the creator's host key, which hands a seat out
-        again."""
+        again. `pack` names a built-in pack; a loaded Pack is a designer's, which only
+        the workbench hands over (after its own door: workbench_tables.py), and which the
+        table keeps in its record."""
         game = get_game(game_name)
         settings = settings or TableSettings()
         if settings.stand_in is None:
@@ -81,7 +85,7 @@ class Lifecycle:
                 update={"stand_in": stand_in_within(self.limits.search.millis)}
             )
         stand_in = settings.stand_in or ""
-        if pack is not None and ("/" in pack or "\\" in pack or pack.endswith(".toml")):
+        if isinstance(pack, str) and ("/" in pack or "\\" in pack or pack.endswith(".toml")):
             raise ConfigError("only the built-in packs can be used on the server")
         if "players" in options:
             raise ConfigError("the player count comes from the seats")
@@ -95,7 +99,9 @@ class Lifecycle:
                 # than the pool allows. Guided searches play at the terminal and in the lab.
                 raise SeatError(f"this server seats no guided search ('{spec}')")
         config = game.make_config({**options, "players": len(seats)})
-        loaded = game.load_pack(pack)
+        loaded = pack if isinstance(pack, Pack) else game.load_pack(pack)
+        if loaded.game != game.name:
+            raise ConfigError(f"the pack is {loaded.game}'s, not {game.name}'s")
         for spec in [*seats, stand_in]:
             check_seat(spec, game, config, loaded)
             self.limits.search.check(spec, game)
@@ -135,9 +141,10 @@ class Lifecycle:
         else:
             deal = "chosen"
         await self.check_room_for_one_more()
-        match = Match.start(game, agents_for(game, seats), seed, options, pack, seats=seats)
-        # The pack as it is now, for the lobby's check of which tables still replay.
-        self.tables.digests[(game.name, match.pack.name)] = match.pack.digest
+        match = Match(game, agents_for(game, seats), seed, config, loaded, seats=seats)
+        if loaded.data is None:
+            # The pack as it is now, for the lobby's check of which tables still replay.
+            self.tables.digests[(game.name, match.pack.name)] = match.pack.digest
         handed: list[str | None] = []
         keys: list[SeatKey] = []
         for seat, spec in enumerate(seats):
@@ -324,14 +331,10 @@ class Lifecycle:
             await self.check_room_for_one_more()
             record = stored.record
             game = get_game(record.game)
-            options = {k: v for k, v in record.config.items() if k != "players"}
-            match = Match.start(
-                game,
-                agents_for(game, record.seats),
-                random_seed(),
-                options,
-                record.pack,
-                seats=record.seats,
+            # The same rules: its config and its pack (a designer's, as the table holds it).
+            config, pack = open_record(game, record)
+            match = Match(
+                game, agents_for(game, record.seats), random_seed(), config, pack, record.seats
             )
             settings = TableSettings.model_validate(stored.settings, strict=False)
             # The same people in the same seats, with fresh clocks.

@@ -16,9 +16,10 @@ from tavernkeep.engine.errors import IllegalAction, SeatError, TavernkeepError
 from tavernkeep.engine.game import Game
 from tavernkeep.engine.records import GameRecord
 from tavernkeep.games import all_games, game_names, get_game
-from tavernkeep.server.room import seats_of, variant_options
+from tavernkeep.server.room import Room, seats_of, variant_options
 from tavernkeep.server.settings import TableSettings
 from tavernkeep.server.storage import UNFINISHED, Listing, SeatKey, StoredTable
+from tavernkeep.server.table_packs import pack_shown
 from tavernkeep.server.tables import Tables
 
 GAME_FILES = {".js": "text/javascript", ".css": "text/css"}
@@ -148,6 +149,32 @@ def named(record: GameRecord, keys: list[SeatKey], stood_in: dict[int, int]) -> 
     return record.model_copy(update=update) if update else record
 
 
+def opened(room: Room, handed: list[str | None], host: str) -> dict[str, Any]:
+    """What the creator of a table just opened is told (`POST /api/tables`, and the
+    workbench's): each person's seat's invite link, or its credential where it is played
+    on the creator's device, and the host key. Given once, here. No seed: it rebuilds
+    every hidden card, so it is in the record once the game is over and nowhere before."""
+    seats = []
+    for seat, spec in enumerate(room.seats):
+        entry: dict[str, Any] = {"seat": seat, "agent": spec}
+        secret = handed[seat]
+        if secret is not None and room.keys[seat].device:
+            entry["device"] = True
+            entry["token"] = secret
+        elif secret is not None:
+            entry["invite"] = f"/table/{room.id}#seat={seat}&invite={secret}"
+        seats.append(entry)
+    return {
+        "id": room.id,
+        "game": room.game.name,
+        "deal": room.deal,
+        "spectate": f"/table/{room.id}",
+        "seats": seats,
+        # The creator's key to the table: it hands a seat out again.
+        "host": host,
+    }
+
+
 class Lobby:
     """The tables as the lobby and the API read them, over the tables in memory."""
 
@@ -165,7 +192,10 @@ class Lobby:
         for entry in listed:
             try:
                 game = get_game(entry.game)
-                digest = self.tables.pack_digest(game, entry.pack)
+                # A designer's pack is the table's own: no built-in pack to check against.
+                digest = entry.pack_digest
+                if not entry.own_pack:
+                    digest = self.tables.pack_digest(game, entry.pack)
             except TavernkeepError:
                 continue
             if entry.pack_digest and digest != entry.pack_digest:
@@ -234,6 +264,7 @@ class Lobby:
             "options": variant_options(game, stored.record.config),
             "settings": TableSettings.model_validate(stored.settings, strict=False).model_dump(),
             "reactions": dict(game.reaction_kinds),
+            "pack": pack_shown(stored.record),
         }
 
     async def record(self, table_id: str) -> GameRecord | None:

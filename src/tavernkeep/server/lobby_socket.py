@@ -1,6 +1,10 @@
 """The lobby's one WebSocket (`serve_lobby`, `/ws/lobby`): a page says which seats its
 browser holds, and is told their tables, then each change to them (your_tables.py keeps
-what is followed and reads the tables).
+what is followed and reads the tables). A page signed in with a passkey is told its
+account's tables too: the session cookie its handshake carries is read only if the
+handshake came from a page of this server's own origin (origins.py `handshake_cookie`),
+so a page of another site that opens the socket in a signed-in browser is served as one
+signed out (PROTOCOL.md, "WebSocket /ws/lobby").
 
 What a stranger can make it spend is bounded before it is spent (PROTOCOL.md, "What a
 stranger can make the server spend"): one address's lobby sockets count with its table
@@ -12,6 +16,7 @@ sockets (`--sockets-per-client`); a message is at most `MAX_MESSAGE` bytes and
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections import deque
@@ -21,7 +26,9 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from tavernkeep.engine.errors import IllegalAction
 from tavernkeep.server.guards import RateLimiter, parse_message, receive_text
-from tavernkeep.server.your_tables import Follower, SeatClaim, YourTables
+from tavernkeep.server.origins import handshake_cookie
+from tavernkeep.server.table_lines import SeatClaim
+from tavernkeep.server.your_tables import Follower, YourTables
 
 log = logging.getLogger("tavernkeep.server")
 
@@ -46,18 +53,26 @@ FIRST_MESSAGE = 10.0
 
 
 async def serve_lobby(
-    websocket: WebSocket, your_tables: YourTables, sockets: dict[str, int], per_client: int
+    websocket: WebSocket,
+    your_tables: YourTables,
+    sockets: dict[str, int],
+    per_client: int,
+    public: str | None = None,
 ) -> None:
     """Serve one lobby socket, counted in `sockets` with its address's table sockets:
-    refused at the handshake (1013) past `per_client`."""
+    refused at the handshake (1013) past `per_client`. `public` is the server's
+    configured origin (origins.py), None to take the handshake's own."""
     client = websocket.client.host if websocket.client else ""
     if sockets.get(client, 0) >= per_client:
         await websocket.close(code=1013)
         return
     sockets[client] = sockets.get(client, 0) + 1
     try:
+        cookie = handshake_cookie(websocket.scope, public)
+        # Kept as storage keeps a session: its SHA-256 (accounts.py).
+        session = hashlib.sha256(cookie.encode()).hexdigest() if cookie else None
         await websocket.accept()
-        await _serve(websocket, your_tables)
+        await _serve(websocket, your_tables, Follower(session))
     finally:
         left = sockets.get(client, 1) - 1
         if left > 0:
@@ -105,8 +120,7 @@ async def _send_loop(websocket: WebSocket, follower: Follower) -> None:
             await websocket.send_text(message)
 
 
-async def _serve(websocket: WebSocket, your_tables: YourTables) -> None:
-    follower = Follower()
+async def _serve(websocket: WebSocket, your_tables: YourTables, follower: Follower) -> None:
     sender = asyncio.get_running_loop().create_task(_send_loop(websocket, follower))
     sent: deque[float] = deque()
     # One bucket, this socket's: its follows, whatever the address's other sockets do.

@@ -4,7 +4,8 @@ The origin is `serve --public-url` when given (a server behind a proxy that term
 TLS), else the scheme and `Host` of each request, which a page on another site cannot
 set. Passkeys are bound to its host name (`relying_party`), and a state-changing request
 that a session cookie signs must say, in its `Origin` header, that it came from a page of
-this origin (accounts.py, PROTOCOL.md "Accounts").
+this origin (accounts.py, PROTOCOL.md "Accounts"); so must a WebSocket handshake whose
+session cookie the lobby's socket reads (`handshake_cookie`, lobby_socket.py).
 """
 
 from __future__ import annotations
@@ -70,6 +71,25 @@ def server_origin(scope: Any, public: str | None) -> str | None:
         return None
     scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", ""), scope.get("scheme"))
     return normal_origin(f"{scheme}://{host}")
+
+
+def handshake_cookie(scope: Any, public: str | None) -> str | None:
+    """The session cookie a WebSocket's handshake carries, if a page of this server's own
+    origin opened it; None for none, or for a handshake from any other origin.
+
+    A browser adds its cookies to every WebSocket handshake to this server, whichever
+    site's page opens it, and SameSite does not keep them off a page of another port or
+    subdomain; but it always sends that page's `Origin`, which no page can set. So a page
+    elsewhere that opens the lobby's socket is served as a browser signed out, and never
+    reads the tables of whoever's browser it runs in (cross-site WebSocket hijacking)."""
+    headers = Headers(scope=scope)
+    cookie = cookie_parser(headers.get("cookie", "")).get(SESSION_COOKIE)
+    if not cookie or len(cookie) > 100:
+        return None
+    origin = normal_origin(headers.get("origin", ""))
+    if origin is None or origin != server_origin(scope, public):
+        return None
+    return cookie
 
 
 def relying_party(origin: str | None) -> str:

@@ -26,6 +26,7 @@ from tavernkeep.server.chat import SHOWN, ChatLine, ChatRate
 from tavernkeep.server.search import Asker
 from tavernkeep.server.settings import STAND_IN_MS, TableSettings, stand_in_within
 from tavernkeep.server.storage import SeatKey
+from tavernkeep.server.table_packs import pack_shown
 from tavernkeep.server.timing import PassPrior, PassTiming
 
 MAX_OUTBOX = 1000
@@ -351,6 +352,8 @@ class Room:
             "settings": self.settings.model_dump(),
             # The kinds of decision a person may pass on until their turn, in words.
             "reactions": dict(self.game.reaction_kinds),
+            # A designer's pack and what it changes (None for a built-in pack).
+            "pack": pack_shown(self.match.record),
         }
 
     def state_message(self, seat: int | None) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import contextlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from tavernkeep.engine.content import Pack
 from tavernkeep.engine.errors import IllegalAction, SeatError
 from tavernkeep.engine.game import Agent, Game
 from tavernkeep.engine.records import GameRecord
@@ -180,6 +181,9 @@ class Tavern:
         self.tables.forget_if_idle(room)
 
     # -- tables and seats, from the lobby's API (app.py) ------------------------------
+    # A change made here is told to the lobbies that follow the table, and looked for by
+    # those of an account that may sit there now (your_tables.py `touched`): a table
+    # nobody is at here tells no page of its own.
 
     async def create_table(
         self,
@@ -187,7 +191,7 @@ class Tavern:
         seats: list[str],
         options: dict[str, Any],
         seed: int | None,
-        pack: str | None,
+        pack: str | Pack[Any] | None,
         device: list[int] | None = None,
         settings: TableSettings | None = None,
         open_seats: list[int] | None = None,
@@ -205,15 +209,22 @@ class Tavern:
     ) -> str | None:
         """Trade a seat's invite for a browser's credential, the seat `account`'s if one
         is signed in (seating.py)."""
-        return await self.seating.claim(table_id, seat, invite, account)
+        credential = await self.seating.claim(table_id, seat, invite, account)
+        if credential is not None:
+            self.your_tables.touched(table_id)
+        return credential
 
     async def join_open(self, table_id: str, account: str | None = None) -> tuple[int, str] | None:
         """Take the first open seat nobody has (seating.py)."""
-        return await self.seating.join_open(table_id, account)
+        taken = await self.seating.join_open(table_id, account)
+        if taken is not None:
+            self.your_tables.touched(table_id)
+        return taken
 
     async def own_seats(self, table_id: str, seats: list[int], account: str) -> None:
         """A signed-in creator's hot seats are their account's (seating.py)."""
         await self.seating.own(table_id, seats, account)
+        self.your_tables.touched(table_id)
 
     async def take_seat(
         self, table_id: str, seat: object, account: str, session_hash: str
@@ -223,23 +234,38 @@ class Tavern:
 
     async def reissue(self, table_id: str, host: object, seat: object) -> str | None:
         """A new invite for a person's seat, at the host's word (seating.py)."""
-        return await self.seating.reissue(table_id, host, seat)
+        invite = await self.seating.reissue(table_id, host, seat)
+        if invite is not None:
+            self.your_tables.touched(table_id)
+        return invite
 
     async def start(self, table_id: str, host: object, everyone_here: bool = False) -> bool:
         """Begin a table that waits for players (lifecycle.py)."""
-        return await self.lifecycle.start(table_id, host, everyone_here)
+        started = await self.lifecycle.start(table_id, host, everyone_here)
+        if started:
+            self.your_tables.touched(table_id)
+        return started
 
     async def close_table(self, table_id: str, host: object) -> bool:
         """End an unfinished table at its host's word (lifecycle.py)."""
-        return await self.lifecycle.close_table(table_id, host)
+        closed = await self.lifecycle.close_table(table_id, host)
+        if closed:
+            self.your_tables.touched(table_id)
+        return closed
 
     async def rematch(self, table_id: str, seat: object, token: object, host: object) -> str | None:
-        """The rematch of a finished table, opened once (lifecycle.py)."""
-        return await self.lifecycle.rematch(table_id, seat, token, host)
+        """The rematch of a finished table, opened once (lifecycle.py): the lobbies that
+        follow the table are told of it, and those of its seats' accounts follow it."""
+        rematch_id = await self.lifecycle.rematch(table_id, seat, token, host)
+        if rematch_id is not None:
+            self.your_tables.touched(table_id, rematch_id)
+        return rematch_id
 
     async def archive_idle(self, idle_seconds: float, limit: int = 100) -> list[str]:
         """Archive the tables left idle for `idle_seconds` (lifecycle.py)."""
-        return await self.lifecycle.archive_idle(idle_seconds, limit)
+        archived = await self.lifecycle.archive_idle(idle_seconds, limit)
+        self.your_tables.touched(*archived)
+        return archived
 
     async def open_tables(self, limit: int = 100) -> list[dict[str, Any]]:
         """The lobby's list of tables (lobby.py)."""

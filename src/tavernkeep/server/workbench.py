@@ -5,7 +5,8 @@ The page is `/workbench` (static/workbench.html and static/workbench/*.js); its 
 under `/api/workbench` (PROTOCOL.md, "The workbench"). Who may use either is designer.py's
 rule: the operator's designer key, or without one this machine alone; a request refused
 learns nothing of any pack or run. The packs are workbench_packs.py's, the comparisons
-workbench_runs.py's, both kept in storage (storage/workbench.py).
+workbench_runs.py's (their history, side by side, workbench_history.py's), both kept in
+storage (storage/workbench.py); a table opened with a saved pack is workbench_tables.py's.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tavernkeep.server.designer import DESIGNER_COOKIE, DesignerAccess
 from tavernkeep.server.lobby import policy_game
 from tavernkeep.server.rooms import Tavern
 from tavernkeep.server.storage.workbench import Run, SavedPack
+from tavernkeep.server.workbench_history import beside
 from tavernkeep.server.workbench_packs import (
     PackProblem,
     builtin,
@@ -44,6 +46,7 @@ from tavernkeep.server.workbench_packs import (
     workbench_game,
 )
 from tavernkeep.server.workbench_runs import MOST_UNFINISHED, Runs
+from tavernkeep.server.workbench_tables import Stale, TableBody, TableOpener
 
 STATIC = Path(__file__).parent / "static"
 MOST_PACKS = 100
@@ -121,6 +124,7 @@ def workbench_router(
     store = tavern.storage.workbench
     db = tavern.tables.db
     runs = Runs(store, db, workers)
+    tables = TableOpener(tavern, store)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -314,6 +318,7 @@ def workbench_router(
             return error(verdict["error"], errors=verdict["errors"])
         seed = random_seed() if body.seed is None else body.seed
         now = time.time()
+        base_digest = game.load_pack(base).digest
         run = Run(
             id=secrets.token_hex(8),
             game=game.name,
@@ -335,6 +340,8 @@ def workbench_router(
             error=None,
             created_at=now,
             updated_at=now,
+            digest=verdict["digest"],
+            base_digest=base_digest,
         )
         if not await runs.submit(run):
             return error(
@@ -359,6 +366,15 @@ def workbench_router(
             return error("no such comparison", 404)
         return run.to_json()
 
+    @router.get(f"{api}/runs/{{first}}/beside/{{second}}", response_model=None)
+    async def two_runs(request: Request, first: str, second: str) -> Any:
+        if (no := refused(request)) is not None:
+            return no
+        found = [await db(store.run, run_id[:32]) for run_id in (first, second)]
+        if found[0] is None or found[1] is None:
+            return error("no such comparison", 404)
+        return beside(found[0], found[1])
+
     @router.post(f"{api}/runs/{{run_id}}/cancel", response_model=None)
     async def cancel_run(request: Request, run_id: str) -> Any:
         if (no := refused(request)) is not None:
@@ -370,5 +386,22 @@ def workbench_router(
             return error(f"the comparison has ended already ({run.state})", 409)
         return {"id": run_id, "state": "cancelled"}
 
-    return router
+    # -- play it -----------------------------------------------------------------------------
 
+    @router.post(f"{api}/tables", status_code=201, response_model=None)
+    async def open_table(request: Request, body: TableBody) -> Any:
+        if (no := refused(request)) is not None:
+            return no
+        client = request.client.host if request.client else ""
+        busy = tables.allow(client)
+        if busy is not None:
+            return error(busy, 429)
+        try:
+            table = await tables.open(body, client)
+        except Stale as exc:
+            return error(str(exc), 409)
+        if table is None:
+            return error(f"no saved pack '{body.pack[:60]}' of {body.game[:64]}", 404)
+        return table
+
+    return router

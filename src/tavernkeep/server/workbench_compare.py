@@ -6,7 +6,9 @@ end. Here the games are played in a few growing steps (`STEPS`), each through th
 `simulate_many` on the same seeds as one run would play (`first=`), so the page's charts
 fill in as the intervals narrow; each step's result is the lab's own (`seat_rows`,
 `card_rows`, `paired`), and its findings are the terminal's words (`seat_cells`,
-`turns_text`, `card_tables`, `went_otherwise`, `interval`).
+`turns_text`, `card_tables`, `went_otherwise`, `interval`): each a line, each a row of
+what it is about and what it says (`figures`, which the history sets side by side), and
+the one the history lists the comparison by (`headline`).
 
 The process lowers its own priority first (`NICE`): the tables on the same server come
 first, and the comparison takes what CPU they leave. It leads a process group of its own,
@@ -188,6 +190,8 @@ def compare_result(
     labels = label_rows(sink, players)
     result["charts"] = charts(result, (before, after), labels)
     result["findings"] = findings(result, labels)
+    result["figures"] = figures(result, labels)
+    result["headline"] = headline(result, labels)
     return result
 
 
@@ -267,22 +271,76 @@ def charts(
 
 def findings(result: dict[str, Any], labels: list[dict[str, Any]]) -> list[str]:
     """A line a finding, in the words `tavernkeep compare` prints them."""
-    lines = [went_otherwise(result)]
-    for seat, agent, base, changed, difference in seat_cells(result):
-        lines.append(f"Seat {seat} ({agent}): {base} → {changed}, {difference}")
-    lines.append(turns_text(result))
-    for _, rows in card_tables(result):
-        for name, kind, uses, difference, users in rows:
-            lines.append(
-                f"{name} ({kind}): {uses} uses a game, {difference}; its users' wins {users}"
-            )
+    return [text if what is None else f"{what}: {text}" for what, text, _ in said(result, labels)]
+
+
+def figures(result: dict[str, Any], labels: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The findings as rows of what each is about and what it says (`{what, text}`): what
+    the history sets side by side, two comparisons' rows of one `what` in one line."""
+    games, changed = result["games"], result["games_changed"]
+    otherwise = f"{changed:,} of {games:,} ({changed / games:.0%})" if games else "-"
+    return [
+        {"what": "Games that went otherwise", "text": otherwise}
+        if what is None
+        else {"what": what, "text": text}
+        for what, text, _ in said(result, labels)
+    ]
+
+
+def said(
+    result: dict[str, Any], labels: list[dict[str, Any]]
+) -> list[tuple[str | None, str, dict[str, Any] | None]]:
+    """Each finding: what it is about (None for the games that went otherwise, a sentence
+    of its own), what it says, and the difference in win rate it states (`{mean, ci95,
+    games}`, paired or not), or None for one that states none (the game's length)."""
+    out: list[tuple[str | None, str, dict[str, Any] | None]] = [
+        (None, went_otherwise(result), None)
+    ]
+    for row, (seat, agent, base, changed, difference) in zip(
+        result["seats"], seat_cells(result), strict=True
+    ):
+        what = f"Seat {seat} ({agent})"
+        out.append((what, f"{base} → {changed}, {difference}", row["difference"]))
+    out.append(("Turns a game", turns_text(result).removeprefix("Turns a game: "), None))
+    # card_tables' tables are the touched cards' and the moved ones', each where it has rows.
+    groups = [rows for rows in (result["touched"], result["moved"]) if rows]
+    for full, (_, rows) in zip(groups, card_tables(result), strict=True):
+        for row, (name, kind, uses, difference, users) in zip(full, rows, strict=True):
+            text = f"{uses} uses a game, {difference}; its users' wins {users}"
+            out.append((f"{name} ({kind})", text, row["users_win"]))
     for row in labels:
         if row["base"]["seats"] and row["changed"]["seats"]:
-            lines.append(
-                f"{row['label']}: {row['base']['rate']:.1%} → {row['changed']['rate']:.1%}, "
+            text = (
+                f"{row['base']['rate']:.1%} → {row['changed']['rate']:.1%}, "
                 f"{interval(row['difference'], 100, ' points')}"
             )
-    return lines
+            out.append((row["label"], text, row["difference"]))
+    return out
+
+
+def clear(effect: dict[str, Any] | None) -> bool:
+    """Whether a difference's 95% interval leaves out zero (a finite one, of games)."""
+    if effect is None or not effect.get("games"):
+        return False
+    low, high = effect["ci95"]
+    if not all(isinstance(v, int | float) and math.isfinite(v) for v in (low, high)):
+        return False
+    return bool(low > 0 or high < 0)
+
+
+def headline(result: dict[str, Any], labels: list[dict[str, Any]]) -> str:
+    """The one finding a comparison is listed by in the history: the largest difference
+    in win rate (a seat's, the users' of a card, a label's) whose 95% interval leaves out
+    zero; where none does, the games that went otherwise, and that no win rate moved
+    beyond its interval."""
+    found = [
+        (abs(float(effect["mean"])), f"{what}: {text}")
+        for what, text, effect in said(result, labels)
+        if effect is not None and clear(effect)
+    ]
+    if found:
+        return max(found)[1]
+    return f"{went_otherwise(result)} No win rate moved beyond its 95% interval."
 
 
 def finite(value: Any) -> Any:

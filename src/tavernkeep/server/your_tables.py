@@ -1,47 +1,58 @@
 """Your tables (`YourTables`): the tables a person sits at as the lobby lists them, and
-the lobby sockets that follow them (lobby_socket.py serves the socket itself).
+the lobby sockets that follow them (lobby_socket.py serves the socket itself; each table
+is read and told as table_lines.py says).
 
-Without accounts a person is a browser: the credentials it holds, one for each seat it
-claimed. Its lobby page sends them, each is checked as a table's join checks it
-(`verify`), and one that fails yields nothing: the same nothing as a table that does not
-exist. The seats that pass are what the socket follows; another source of seats (a
-signed-in account's) hands `follow` its own as `vouched`.
+A person is a browser, and an account if they signed in. The browser's lobby page sends
+the credentials it holds, one for each seat it claimed; each is checked as a table's join
+checks it (`verify`), and one that fails yields nothing: the same nothing as a table that
+does not exist. A socket whose handshake carried a session cookie from a page of this
+server (lobby_socket.py) follows, besides, the seats of the account signed in there
+(`Follower.session`): its latest `ACCOUNT_SEATS`, read from storage as it follows, and
+looked at again when the account takes a seat here (`touched`), when a browser of it
+signs out here (`account_changed`) and every `REFRESH_EVERY` seconds (a seat taken, a
+sign-out or a session's end at another server process). A seat that leaves its account
+(handed to a new invite) is followed no more, as a credential that stops acting is not.
 
 No table is brought into memory to be listed. One someone is at here is read from memory;
 the others from storage, a few statements for all of them (storage/listings.py
 `Summary`). Storage does not keep whose decision it is, so a table not in memory is
 replayed for it once, off the event loop, and the answer is kept until the table moves
 on (`Turn`, by its revision). A follower is told again when a table it follows tells
-its pages something (room.py `Room.changed`), when another server process changed it
-(`heard`), and every `REFRESH_EVERY` seconds for what changes a table nobody is at
-here (its archiving, or a start, close or rematch asked over HTTP).
+its pages something (room.py `Room.changed`), when it changed over HTTP here with nobody
+at it (a claim, a start, a close, a rematch, an archiving: `touched`, asked by rooms.py),
+when another server process changed it (`heard`), and every `REFRESH_EVERY` seconds for
+what another process changed unheard.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hmac
 import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Coroutine, Sequence
 from typing import Any
 
-from tavernkeep.engine.actions import PASS, Action
-from tavernkeep.engine.errors import RecordError, TavernkeepError
-from tavernkeep.engine.game import Game, Result
-from tavernkeep.engine.match import Match
-from tavernkeep.engine.records import GameRecord, action_at, open_record
+from tavernkeep.engine.errors import TavernkeepError
+from tavernkeep.engine.game import Game
 from tavernkeep.games import get_game
-from tavernkeep.server.invites import secret_hash
-from tavernkeep.server.room import MAX_OUTBOX, Room, agents_for
-from tavernkeep.server.settings import Clock, TableSettings
-from tavernkeep.server.storage import SeatKey
+from tavernkeep.server.room import MAX_OUTBOX, Room
 from tavernkeep.server.storage.listings import Summary
+from tavernkeep.server.table_lines import (
+    Held,
+    Line,
+    SeatClaim,
+    Turn,
+    entry,
+    replay_turns,
+    room_line,
+    steady,
+    stored_line,
+    verify,
+)
 from tavernkeep.server.tables import Tables
 
 log = logging.getLogger("tavernkeep.server")
@@ -50,267 +61,43 @@ TELL_AFTER = 0.05
 """Seconds the changes gather before followers are told: a move, the seats message and
 the bots' next move after it are one look at the table, not three."""
 REFRESH_EVERY = 30.0
-"""Seconds between reads of the followed tables nobody is at here, for what changes them
-without a page being told (an archiving; a start, close or rematch asked over HTTP): a
-rare change, told a little late, for a read of every followed table."""
+"""Seconds between reads of the followed tables nobody is at here, and of the accounts'
+seats, for what changes them without this process hearing of it (a change at another
+process whose news was missed; a seat an account took, or a browser of it signed out,
+at another process; a session's end): a rare change, told a little late, for a read of
+every followed table."""
 KEPT_TURNS = 10_000
 """Tables whose replayed turn is kept: a few dozen bytes each."""
-NOBODY = "0" * 64
-"""Compared with a credential's hash where the seat has none, so that an unknown table,
-an unclaimed seat and a wrong credential take the same time and say the same nothing."""
-
-Held = tuple[str, int]
-"""A seat a lobby socket follows: (table id, seat)."""
+ACCOUNT_SEATS = 200
+"""An account's seats one lobby socket follows, as many as a page's credentials
+(lobby_socket.py `MAX_FOLLOWED`): its tables under way first, then the latest moved."""
 
 
-@dataclass(frozen=True)
-class SeatClaim:
-    """A seat a page says is its person's: the table, the seat and the credential."""
-
-    table: str
-    seat: int
-    token: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Whose decision it is at a table not in memory, as a replay found it."""
-
-    actor: int | None
-    decision: str | None
-    """The kind of decision (`Game.decision`): a seat passing on that kind is passed for."""
-    lone_pass: bool
-    """Passing is the only choice: the server passes for a person after a pause."""
-    may_pass: bool
-
-
-@dataclass
-class Line:
-    """One table as each of its people's lobbies shows it; what is a seat's alone (whether
-    the decision is theirs, the result's headline for them) is added by `entry`."""
-
-    id: str
-    game: Game[Any, Any]
-    status: str
-    seats: list[dict[str, Any]]
-    actor: int | None
-    person_decides: bool
-    """A person decides for the deciding seat (no bot, no stand-in)."""
-    passed_for: bool
-    """The server passes for the deciding person: said to that seat alone."""
-    clock: dict[str, Any] | None
-    result: Result | None
-    rematch: str | None
-    actions: int
-    at: float
-    """When the table last moved, in seconds since the epoch."""
-    credentials: list[str | None]
-    """Each seat's credential hash, checked again at every change: a seat handed to a
-    new invite stops being followed. Never sent."""
-
-
-def verify(claims: Sequence[SeatClaim], summaries: dict[str, Summary]) -> dict[Held, str]:
-    """The claimed seats whose credential is the seat's, with the credential's hash: as a
-    table's join checks it (seating.py `Seating.authenticate`), a credential acts for its
-    own seat alone. A claim that fails is left out, whatever failed."""
-    out: dict[Held, str] = {}
-    for claim in claims:
-        hashed = secret_hash(claim.token)
-        found = summaries.get(claim.table)
-        key = found.keys[claim.seat] if found and 0 <= claim.seat < len(found.keys) else None
-        stored = key.credential_hash if key is not None else None
-        if hmac.compare_digest(stored or NOBODY, hashed) and stored is not None:
-            out[(claim.table, claim.seat)] = hashed
-    return out
-
-
-def public_seats(
-    seats: list[str], keys: list[SeatKey], away: dict[int, str]
-) -> list[dict[str, Any]]:
-    """Who sits where, as anyone watching the table may know it: a person's name, a seat
-    still open, a bot standing in for a person who left."""
-    out = []
-    for seat, spec in enumerate(seats):
-        item: dict[str, Any] = {"seat": seat, "agent": spec}
-        if spec == "human":
-            key = keys[seat]
-            if key.name:
-                item["name"] = key.name
-            if key.open_seat and not key.claimed:
-                item["open"] = True
-            if seat in away:
-                item["away"] = away[seat]
-        out.append(item)
-    return out
-
-
-def room_line(room: Room) -> Line:
-    """A table someone is at here, from memory: exactly as its pages see it."""
-    actor = room.actor
-    person = actor is not None and room.person_decides(actor)
-    clock = room.clocks(time.time())[actor] if room.settings.clock and actor is not None else None
-    return Line(
-        id=room.id,
-        game=room.game,
-        status=room.status,
-        seats=public_seats(room.seats, room.keys, room.stand_ins),
-        actor=actor,
-        person_decides=person,
-        passed_for=person and room.passed_for(),
-        clock=clock,
-        result=room.game.result(room.match.state) if room.status == "finished" else None,
-        rematch=room.rematch_id,
-        actions=room.version,
-        at=room.asked_wall,
-        credentials=[key.credential_hash for key in room.keys],
-    )
-
-
-def stored_line(summary: Summary, game: Game[Any, Any], turn: Turn | None) -> Line:
-    """A table nobody is at here, from storage and its replayed turn. Its clock counts
-    from its last move, as the table loaded from storage would count it (tables.py)."""
-    keys = summary.keys
-    away = {seat: key.away for seat, key in enumerate(keys) if key.away}
-    actor = turn.actor if turn is not None and summary.status == "playing" else None
-    person = actor is not None and summary.seats[actor] == "human" and actor not in away
-    passed = False
-    if person and turn is not None and actor is not None:
-        kind = keys[actor].passing_on
-        passed = turn.lone_pass or (kind is not None and kind == turn.decision and turn.may_pass)
-    clock = None
-    timing = clock_setting(summary.settings)
-    if timing is not None and actor is not None and summary.seats[actor] == "human":
-        bank = keys[actor].clock
-        left = timing.seconds if timing.kind == "turn_based" or bank is None else bank
-        spent = time.time() - summary.updated_at if person else 0.0
-        clock = {"left": max(0.0, left - spent), "running": person}
-    result = None
-    if summary.status == "finished" and summary.result:
-        result = result_of(summary.result)
-    return Line(
-        id=summary.id,
-        game=game,
-        status=summary.status,
-        seats=public_seats(summary.seats, keys, away),
-        actor=actor,
-        person_decides=person,
-        passed_for=passed,
-        clock=clock,
-        result=result,
-        rematch=summary.rematch_id,
-        actions=summary.actions,
-        at=summary.updated_at,
-        credentials=[key.credential_hash for key in keys],
-    )
-
-
-@functools.lru_cache(maxsize=256)
-def clock_setting(settings: str) -> Clock | None:
-    """The clocks of a table's settings as stored (JSON text): read once for the many
-    tables that share them."""
-    return TableSettings.model_validate(json.loads(settings), strict=False).clock
-
-
-def result_of(data: dict[str, Any]) -> Result | None:
-    """A stored result (`Result.to_json`) as the game's own, for its headline."""
-    try:
-        return Result(
-            scores=tuple(data.get("scores", ())),
-            ranks=tuple(data.get("ranks", ())),
-            winners=tuple(int(seat) for seat in data.get("winners", ())),
-            ending=str(data.get("ending", "")),
-            reason=str(data.get("reason", "")),
-            won=data.get("won"),
-            turns=int(data.get("turns", 0)),
-            facts=dict(data.get("facts") or {}),
-        )
-    except (TypeError, ValueError):
-        return None
-
-
-def entry(line: Line, mine: list[int]) -> dict[str, Any]:
-    """The table as the lobby of the person at `mine` (their seats there) is told it."""
-    actor = line.actor
-    theirs = actor is not None and actor in mine
-    out: dict[str, Any] = {
-        "id": line.id,
-        "game": line.game.name,
-        "title": line.game.title,
-        "status": line.status,
-        "seats": line.seats,
-        "mine": mine,
-        "actor": actor,
-        # Not while the server passes for them (a pass they have nothing else to make,
-        # or one they asked for until their turn): nothing there waits on them.
-        "your_turn": theirs and line.person_decides and not line.passed_for,
-        "rematch": line.rematch,
-        "actions": line.actions,
-        "at": line.at,
-    }
-    if theirs and line.passed_for:
-        out["passing"] = True
-    if line.clock is not None:
-        out["clock"] = line.clock
-    if line.result is not None:
-        out["result"] = {
-            "winners": list(line.result.winners),
-            "won": line.result.won,
-            "reason": line.result.reason,
-        }
-        out["headline"] = line.game.headline(line.result, mine[0] if mine else None)
-    return out
-
-
-def steady(item: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An entry without what changes by itself (a running clock's seconds, which a page
-    counts down): what a follower need not be told again."""
-    clock = item.get("clock") if item is not None else None
-    if item is None or not clock or not clock.get("running"):
-        return item
-    return {**item, "clock": {"running": True}}
-
-
-def replay_turn(record: GameRecord) -> Turn:
-    """Whose decision it is after the record's actions: a replay without events, bots or
-    a record of its own (about a millisecond for a game of a hundred actions)."""
-    game = get_game(record.game)
-    config, pack = open_record(game, record)
-    people = agents_for(game, ["human"] * len(record.seats))
-    match = Match(game, people, record.seed, config, pack, record.seats, False, False)
-    for written in record.actions:
-        seat = game.actor(match.state)
-        if seat is None:
-            raise RecordError("an action after the end")
-        match.play(seat, Action.parse(action_at(game, record.version, match.state, written)))
-    actor = game.actor(match.state)
-    if actor is None:
-        return Turn(None, None, False, False)
-    legal = game.legal_actions(match.state)
-    return Turn(actor, game.decision(match.state), legal == [PASS], PASS in legal)
-
-
-def replay_turns(records: dict[str, GameRecord]) -> dict[str, Turn]:
-    """Each table's turn, in one call on a thread: a table that no longer replays (its
-    pack changed under it) shows nobody deciding, as its page will say why."""
-    out = {}
-    for table_id, record in records.items():
-        try:
-            out[table_id] = replay_turn(record)
-        except TavernkeepError as exc:
-            log.warning("table %s: whose decision it is cannot be replayed: %s", table_id, exc)
-            out[table_id] = Turn(None, None, False, False)
-    return out
+def holds(follower: Follower, line: Line, seat: int, hashed: str | None) -> bool:
+    """Whether a seat a follower follows is still theirs: its credential still the
+    seat's, or (followed for the account) the seat still their account's."""
+    if hashed is None:
+        return follower.account is not None and line.owners[seat] == follower.account
+    stored = line.credentials[seat]
+    return stored is not None and hmac.compare_digest(stored, hashed)
 
 
 class Follower:
     """One lobby socket: the seats it follows, by table, each with its credential's hash
-    (None for a seat another source vouched for), and the entry it was last sent of each
-    table, so that it is told only what changed."""
+    (None for a seat of the account it is signed in as), and the entry it was last sent
+    of each table, so that it is told only what changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, session: str | None = None) -> None:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.seats: dict[str, dict[int, str | None]] = {}
         self.told: dict[str, dict[str, Any]] = {}
+        self.session = session
+        """The hash of the session cookie its handshake carried from a page of this
+        server's own origin (lobby_socket.py); None for none, or one from elsewhere."""
+        self.account: str | None = None
+        """The account that session was signed in as when last looked at."""
+        self.lock = asyncio.Lock()
+        """Its seats are chosen by one follow or one look at its account at a time."""
         self.answering = False
         """A follow is being answered: changes meanwhile wait for the answer (`missed`),
         so that an older answer never follows a newer change."""
@@ -335,6 +122,15 @@ class Follower:
             self.closed = True
             self.outbox.put_nowait(None)
 
+    def account_seats(self) -> set[Held]:
+        """The seats it follows for its account (not for a credential of its own)."""
+        return {
+            (table_id, seat)
+            for table_id, held in self.seats.items()
+            for seat, hashed in held.items()
+            if hashed is None
+        }
+
 
 class YourTables:
     """The lobby sockets of this server process and the tables they follow, over the
@@ -347,42 +143,49 @@ class YourTables:
         self.rooms = tables.rooms
         self.following: dict[str, set[Follower]] = {}
         """The followers of each followed table, by its id."""
+        self.accounts: dict[str, set[Follower]] = {}
+        """The followers signed in as each account, by its id."""
         self.turns: OrderedDict[str, tuple[tuple[int, int], Turn]] = OrderedDict()
         """Each replayed table's turn, with the (revision, actions) it was replayed at."""
         self.dirty: set[str] = set()
+        self.sought: set[str] = set()
+        """Tables changed here whose seats an account followed here may have taken."""
         self.telling: asyncio.Task[None] | None = None
+        self.seeking: asyncio.Task[None] | None = None
         self.refreshing: asyncio.Task[None] | None = None
+        self.looks: set[asyncio.Task[None]] = set()
 
     # -- a lobby socket's seats (lobby_socket.py) ---------------------------------------
 
-    async def follow(
-        self, follower: Follower, claims: Sequence[SeatClaim], vouched: Collection[Held] = ()
-    ) -> None:
-        """Follow the seats of `claims` whose credential is right, and those `vouched`
-        for by another source, instead of what `follower` followed before; send it every
-        one of their tables (`tables`), then each change (`table`)."""
-        ids = sorted({claim.table for claim in claims} | {table for table, _ in vouched})
-        summaries: dict[str, Summary] = await self.db(self.storage.summaries, ids)
-        seats: dict[Held, str | None] = dict(verify(claims, summaries))
-        for table_id, seat in vouched:
-            if table_id in summaries and 0 <= seat < len(summaries[table_id].keys):
-                seats.setdefault((table_id, seat), None)
-        self.unfollow(follower)
-        for (table_id, seat), hashed in seats.items():
-            follower.seats.setdefault(table_id, {})[seat] = hashed
-            self.following.setdefault(table_id, set()).add(follower)
-        follower.answering = True
-        try:
-            lines = await self._lines(set(follower.seats), summaries)
-            entries = []
-            for table_id, held in follower.seats.items():
-                line = lines.get(table_id)
-                if line is not None:
-                    entries.append(entry(line, sorted(held)))
-            follower.told = {item["id"]: item for item in entries}
-            follower.send({"type": "tables", "tables": entries})
-        finally:
-            follower.answering = False
+    async def follow(self, follower: Follower, claims: Sequence[SeatClaim]) -> None:
+        """Follow the seats of `claims` whose credential is right, and those of the
+        account the follower's session is signed in as, instead of what it followed
+        before; send it every one of their tables (`tables`), then each change (`table`)."""
+        async with follower.lock:
+            account, owned = await self._account_seats(follower)
+            ids = sorted({claim.table for claim in claims} | {table for table, _ in owned})
+            summaries: dict[str, Summary] = await self.db(self.storage.summaries, ids)
+            seats: dict[Held, str | None] = dict(verify(claims, summaries))
+            for table_id, seat in owned:
+                if table_id in summaries and 0 <= seat < len(summaries[table_id].keys):
+                    seats.setdefault((table_id, seat), None)
+            self.unfollow(follower)
+            self._sign_in(follower, account)
+            for (table_id, seat), hashed in seats.items():
+                follower.seats.setdefault(table_id, {})[seat] = hashed
+                self.following.setdefault(table_id, set()).add(follower)
+            follower.answering = True
+            try:
+                lines = await self._lines(set(follower.seats), summaries)
+                entries = []
+                for table_id, held in follower.seats.items():
+                    line = lines.get(table_id)
+                    if line is not None:
+                        entries.append(entry(line, sorted(held)))
+                follower.told = {item["id"]: item for item in entries}
+                follower.send({"type": "tables", "tables": entries})
+            finally:
+                follower.answering = False
         if follower.missed:
             self._mark(follower.missed)
             follower.missed = set()
@@ -391,13 +194,115 @@ class YourTables:
     def unfollow(self, follower: Follower) -> None:
         """Follow nothing for `follower` (its socket closed, or it follows anew)."""
         for table_id in follower.seats:
-            others = self.following.get(table_id)
+            self._drop(follower, table_id)
+        follower.seats = {}
+        follower.told = {}
+        self._sign_in(follower, None)
+
+    def _drop(self, follower: Follower, table_id: str) -> None:
+        others = self.following.get(table_id)
+        if others is not None:
+            others.discard(follower)
+            if not others:
+                del self.following[table_id]
+
+    def _sign_in(self, follower: Follower, account: str | None) -> None:
+        """Count `follower` among the lobbies of `account` (None: of no account)."""
+        if follower.account is not None:
+            others = self.accounts.get(follower.account)
             if others is not None:
                 others.discard(follower)
                 if not others:
-                    del self.following[table_id]
-        follower.seats = {}
-        follower.told = {}
+                    del self.accounts[follower.account]
+        follower.account = account
+        if account is not None:
+            self.accounts.setdefault(account, set()).add(follower)
+
+    # -- an account's seats -----------------------------------------------------------------
+
+    async def _account_seats(self, follower: Follower) -> tuple[str | None, list[Held]]:
+        """The account the follower's session is signed in as now, and its seats."""
+        if follower.session is None:
+            return None, []
+        return await self.db(
+            self.storage.session_seats, follower.session, time.time(), ACCOUNT_SEATS
+        )
+
+    def account_changed(self, account: str) -> None:
+        """A browser signed in as the account signed out here, or the account was
+        deleted: each of its lobby sockets here looks at its own session again, and
+        shows the account's tables no more if that one has ended."""
+        for follower in list(self.accounts.get(account, ())):
+            self._look(self._reaccount(follower))
+
+    def _look(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.looks.add(task)
+        task.add_done_callback(self.looks.discard)
+
+    async def _reaccount(self, follower: Follower) -> None:
+        """Follow the account's seats as storage has them now: those it took since
+        (at another process) are told, and all of them are gone once its session ends."""
+        async with follower.lock:
+            try:
+                account, owned = await self._account_seats(follower)
+            except Exception:
+                log.exception("reading a lobby's account failed")
+                return
+            if follower.closed:
+                return
+            self._sign_in(follower, account)
+            had, wanted = follower.account_seats(), set(owned)
+            changed = set()
+            for table_id, seat in had - wanted:
+                follower.seats.get(table_id, {}).pop(seat, None)
+                changed.add(table_id)
+            for table_id, seat in wanted - had:
+                held = follower.seats.setdefault(table_id, {})
+                if seat not in held:  # else its own credential's, followed already
+                    held[seat] = None
+                    self.following.setdefault(table_id, set()).add(follower)
+                    changed.add(table_id)
+            for table_id in changed:
+                if not follower.seats.get(table_id):
+                    self._forget(follower, table_id)
+            self._mark([table_id for table_id in changed if table_id in follower.seats])
+
+    def _forget(self, follower: Follower, table_id: str) -> None:
+        """The follower holds no seat at the table now: it is told so, once."""
+        follower.seats.pop(table_id, None)
+        self._drop(follower, table_id)
+        if follower.told.pop(table_id, None) is not None:
+            follower.send({"type": "gone", "table": table_id})
+
+    async def _seek(self) -> None:
+        """The tables changed here (`touched`) whose seats an account followed here holds
+        and its lobbies do not follow yet (a claim, a join, a rematch, signed in): they
+        are followed and told, while fewer than `ACCOUNT_SEATS`."""
+        await asyncio.sleep(TELL_AFTER)
+        while self.sought:
+            table_ids = sorted(self.sought)
+            self.sought = set()
+            if not self.accounts:
+                return
+            try:
+                summaries = await self.db(self.storage.summaries, table_ids)
+            except Exception:
+                log.exception("reading the tables an account may sit at failed")
+                continue
+            found = set()
+            for summary in summaries.values():
+                for seat, key in enumerate(summary.keys):
+                    for follower in list(self.accounts.get(key.account_id or "", ())):
+                        if seat in follower.seats.get(summary.id, {}) or (
+                            len(follower.account_seats()) >= ACCOUNT_SEATS
+                        ):
+                            continue
+                        follower.seats.setdefault(summary.id, {})[seat] = None
+                        self.following.setdefault(summary.id, set()).add(follower)
+                        found.add(summary.id)
+            self._mark(found)
+            self._keep_refreshing()
 
     # -- news of the tables ---------------------------------------------------------------
 
@@ -405,6 +310,18 @@ class YourTables:
         """A table in memory told its pages something (room.py `Room.changed`)."""
         if room.id in self.following:
             self._mark([room.id])
+
+    def touched(self, *table_ids: str) -> None:
+        """Tables changed over HTTP here (a seat claimed or taken, a start, a close, a
+        rematch, an archiving), perhaps with nobody at them to tell their pages: their
+        followers are told, and the lobbies here of an account that holds a seat there
+        now follow it (rooms.py asks, after each)."""
+        self._mark([table_id for table_id in table_ids if table_id in self.following])
+        if self.accounts and table_ids:
+            self.sought.update(table_ids)
+            if self.seeking is None or self.seeking.done():
+                with contextlib.suppress(RuntimeError):
+                    self.seeking = asyncio.get_running_loop().create_task(self._seek())
 
     def heard(self, table_id: str) -> None:
         """Another server process changed the table (peers.py)."""
@@ -416,7 +333,7 @@ class YourTables:
         self._mark(list(self.following))
 
     def close(self) -> None:
-        for task in (self.telling, self.refreshing):
+        for task in (self.telling, self.seeking, self.refreshing, *self.looks):
             if task is not None:
                 task.cancel()
 
@@ -427,14 +344,18 @@ class YourTables:
                 self.telling = asyncio.get_running_loop().create_task(self._tell())
 
     def _keep_refreshing(self) -> None:
-        if self.following and (self.refreshing is None or self.refreshing.done()):
+        if (self.following or self.accounts) and (
+            self.refreshing is None or self.refreshing.done()
+        ):
             self.refreshing = asyncio.get_running_loop().create_task(self._refresh())
 
     async def _refresh(self) -> None:
-        while self.following:
+        while self.following or self.accounts:
             await asyncio.sleep(REFRESH_EVERY)
             # A table in memory here tells of its own changes.
             self._mark([table_id for table_id in self.following if table_id not in self.rooms])
+            for follower in {f for group in self.accounts.values() for f in group}:
+                await self._reaccount(follower)
 
     async def _tell(self) -> None:
         """Read the tables that changed, and tell each of their followers what changed
@@ -463,22 +384,12 @@ class YourTables:
             return
         # A seat handed to a new invite, or that left its account: it is not theirs now.
         still = {
-            seat: hashed
-            for seat, hashed in held.items()
-            if hashed is None
-            or (
-                hmac.compare_digest(line.credentials[seat] or NOBODY, hashed)
-                and line.credentials[seat] is not None
-            )
+            seat: hashed for seat, hashed in held.items() if holds(follower, line, seat, hashed)
         }
         if not still:
             follower.seats.pop(table_id, None)
             follower.told.pop(table_id, None)
-            others = self.following.get(table_id)
-            if others is not None:
-                others.discard(follower)
-                if not others:
-                    del self.following[table_id]
+            self._drop(follower, table_id)
             follower.send({"type": "gone", "table": table_id})
             return
         follower.seats[table_id] = still

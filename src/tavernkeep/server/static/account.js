@@ -134,6 +134,18 @@ function passkeysHere() {
   return "";
 }
 
+// Told to the lobby in this browser's other tabs (lobby/your_tables.js), whose socket
+// then lists the account's tables, or no longer does: {signed_in, at}.
+const ACCOUNT_KEY = "tavernkeep:account";
+
+function tellOtherTabs(signedIn) {
+  try {
+    localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ signed_in: signedIn, at: Date.now() }));
+  } catch {
+    // storage disabled: another tab's lobby finds out when it is reloaded
+  }
+}
+
 async function load() {
   const { account } = await api("/api/account");
   $("signed-out").hidden = account !== null;
@@ -273,6 +285,7 @@ function start() {
   $("sign-in").addEventListener("click", () =>
     act(async () => {
       await ceremony("/api/account/sign-in", {}, "/api/account/sign-in/finish", false);
+      tellOtherTabs(true);
       await load();
     }),
   );
@@ -285,6 +298,7 @@ function start() {
     }
     act(async () => {
       await ceremony("/api/account/register", { name }, "/api/account/register/finish", true);
+      tellOtherTabs(true);
       await load();
     });
   });
@@ -305,6 +319,7 @@ function start() {
   $("sign-out").addEventListener("click", () =>
     act(async () => {
       await api("/api/account/sign-out", { json: {} });
+      tellOtherTabs(false);
       await load();
     }),
   );
@@ -318,6 +333,7 @@ function start() {
   $("delete-yes").addEventListener("click", () =>
     act(async () => {
       await api("/api/account", { method: "DELETE" });
+      tellOtherTabs(false);
       $("delete-confirm").hidden = true;
       note("Your account was deleted: its passkeys, sessions and name are gone.");
       await load();

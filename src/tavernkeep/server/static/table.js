@@ -15,6 +15,7 @@
 //   takeback.js  the take-back button below the choices
 //   advice.js    the tutor: each choice's chance to win, for those who ask
 //   seats.js     the seats panel and the name form
+//   pack.js      the pack the table plays, where it is a designer's, and what it changes
 //   clocks.js    the seats' clocks, counted down between messages
 //   host.js      the host's tools
 //   log.js       the game log
@@ -33,6 +34,7 @@ import { onKey, renderActions } from "./table/decision.js";
 import { followDecision, onHashChange, renderHeader, resolveIdentity, switchSeat, watchBecause } from "./table/identity.js";
 import { addLogLine, addNoticeLine, scrollLog, watchLogScroll } from "./table/log.js";
 import { toast } from "./table/notices.js";
+import { renderPack } from "./table/pack.js";
 import { onRematch } from "./table/rematch.js";
 import { renderBanner } from "./table/result.js";
 import { onNameSubmit, renderSeats } from "./table/seats.js";
@@ -167,6 +169,7 @@ async function showWelcome(message) {
   app.seatsAt = performance.now();
   renderHeader();
   renderSeats();
+  renderPack();
   replace($("log"));
   const log = message.log || [];
   log.forEach(addLogLine);

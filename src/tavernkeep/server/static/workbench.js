@@ -4,12 +4,15 @@
 // edit checked by the server (a moment after the typing stops) and shows the verdict: the
 // first mistake in one line, each mistake beside its field, and what changed. Its parts:
 // workbench/form.js (the form, from the pack model's JSON schema), packs.js (the packs
-// and their files), run.js with charts.js ("What does my change do?"), api.js.
+// and their files), run.js with charts.js ("What does my change do?"), history.js (every
+// comparison kept, any two side by side), play.js (a table with the saved pack), api.js.
 
 import { h, replace } from "./dom.js";
 import { call, gamePath, packPath } from "./workbench/api.js";
 import { PackForm } from "./workbench/form.js";
+import { HistoryPanel } from "./workbench/history.js";
 import { PacksPanel } from "./workbench/packs.js";
+import { PlayPanel } from "./workbench/play.js";
 import { RunPanel } from "./workbench/run.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +20,7 @@ const CHECK_MS = 300;
 
 const state = {
   game: null, // GET /api/workbench/games/{name}: the schema, packs, bots
-  pack: null, // {game, name, saved, base, data}
+  pack: null, // {game, name, saved, base, data, digest (as saved)}
   valid: true,
   dirty: false,
   form: null,
@@ -40,6 +43,7 @@ function current() {
 
 function showVerdict(check, changes) {
   state.valid = check.valid;
+  play.update();
   const verdict = $("pack-verdict");
   verdict.className = `wb-verdict ${check.valid ? "valid" : "invalid"}`;
   verdict.textContent = check.valid ? "The game loads this pack." : check.error;
@@ -72,6 +76,7 @@ async function check() {
 function edited() {
   state.dirty = true;
   packs.showPack(state.pack, true);
+  play.update();
   clearTimeout(state.checking);
   state.checking = setTimeout(check, CHECK_MS);
 }
@@ -79,7 +84,7 @@ function edited() {
 async function openPack(name) {
   const game = state.game.game;
   const pack = await call(packPath(game, name));
-  state.pack = { game, name: pack.name, saved: pack.saved, base: pack.base, data: pack.data };
+  state.pack = { game, name: pack.name, saved: pack.saved, base: pack.base, data: pack.data, digest: pack.check.digest };
   state.dirty = false;
   $("pack-title").textContent = pack.saved ? `${pack.name} (from ${pack.base})` : `${pack.name}, ${state.game.title}'s own pack`;
   state.form.show(state.pack.data);
@@ -93,8 +98,10 @@ async function openGame(name, packName) {
   state.game = await call(gamePath(name));
   state.form = new PackForm($("pack-form"), state.game.schema, edited);
   const known = [...state.game.packs, ...state.game.saved.map((p) => p.name)];
+  await play.open(state.game);
   await openPack(known.includes(packName) ? packName : state.game.packs[0]);
   await runs.open(state.game);
+  await pastRuns.open(state.game);
 }
 
 const packs = new PacksPanel({
@@ -110,7 +117,10 @@ const packs = new PacksPanel({
   onError: showError,
 });
 
-const runs = new RunPanel({ current, onError: showError });
+const runs = new RunPanel({ current, onError: showError, changed: () => pastRuns.refresh() });
+// Not `history`: the page's own window.history keeps its address.
+const pastRuns = new HistoryPanel({ show: (id) => runs.follow(id), onError: showError });
+const play = new PlayPanel({ current: () => ({ ...state.pack, dirty: state.dirty, valid: state.valid }), onError: showError });
 
 async function openBench() {
   $("key-panel").hidden = true;

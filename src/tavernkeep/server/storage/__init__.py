@@ -337,6 +337,11 @@ class Storage:
     def owned_seats(self, account_id: str, limit: int) -> list[OwnedSeat]:
         return self.accounts.owned_seats(account_id, limit)
 
+    def session_seats(
+        self, session_hash: str, now: float, limit: int
+    ) -> tuple[str | None, list[tuple[str, int]]]:
+        return self.accounts.session_seats(session_hash, now, limit)
+
     # -- ratings (ratings.py) -------------------------------------------------------------
 
     def leaderboard(self, game: str, limit: int) -> list[Standing]:

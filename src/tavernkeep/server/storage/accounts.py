@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Row, case, delete, func, insert, select, update
 
 from tavernkeep.server.storage.database import Database
 from tavernkeep.server.storage.ratings import forget_account
 from tavernkeep.server.storage.schema import (
+    UNFINISHED,
     accounts,
     challenges,
     new_handle,
@@ -340,6 +341,34 @@ class Accounts:
             )
             for row in rows
         ]
+
+    def session_seats(
+        self, session_hash: str, now: float, limit: int
+    ) -> tuple[str | None, list[tuple[str, int]]]:
+        """The account a session is signed in as (None if it has ended or expired) and
+        its seats, as (table id, seat): the tables under way first, then the latest
+        moved, at most `limit`. What a lobby signed in as it follows (your_tables.py)."""
+        with self.engine.connect() as conn:
+            account = conn.execute(
+                select(sessions.c.account_id).where(
+                    sessions.c.id_hash == session_hash, sessions.c.expires_at > now
+                )
+            ).scalar()
+            if account is None:
+                return None, []
+            rows = conn.execute(
+                select(seat_keys.c.table_id, seat_keys.c.seat)
+                .join(tables, tables.c.id == seat_keys.c.table_id)
+                .where(seat_keys.c.account_id == account)
+                .order_by(
+                    case((tables.c.status.in_(UNFINISHED), 0), else_=1),
+                    tables.c.updated_at.desc(),
+                    seat_keys.c.table_id,
+                    seat_keys.c.seat,
+                )
+                .limit(limit)
+            ).all()
+        return str(account), [(str(row.table_id), int(row.seat)) for row in rows]
 
 
 def _passkey(row: Row[Any]) -> Passkey:

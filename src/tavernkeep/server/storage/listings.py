@@ -39,6 +39,9 @@ class Listing:
     """The names the seated people gave, by seat: whoever looks for a table sees who is at it."""
     rated: bool = False
     """Opened rated (settings.py): its seats are taken signed in, one an account."""
+    own_pack: bool = False
+    """Played with a designer's pack it holds (`tables.pack_data`), not a built-in one:
+    no built-in pack's digest says whether it still replays."""
 
 
 @dataclass
@@ -96,6 +99,7 @@ class Listings:
                 tables.c.created_at,
                 tables.c.status,
                 tables.c.settings,
+                tables.c.pack_data.is_not(None).label("own_pack"),
                 func.coalesce(moves.c.n, 0).label("moves"),
             )
             .outerjoin(moves, moves.c.table_id == tables.c.id)
@@ -144,6 +148,7 @@ class Listings:
                     rated=bool(json.loads(row.settings or "{}").get("rated")),
                     open_seats=sorted(free.get(row.id, set())),
                     names=names.get(row.id, {}),
+                    own_pack=bool(row.own_pack),
                 )
             )
         return out
@@ -164,7 +169,17 @@ class Listings:
         ids = list(dict.fromkeys(table_ids))
         rows: dict[str, Any] = {}
         # What a replay needs besides, read only for one (a config may be long).
-        extra = [tables.c.config, tables.c.seed, tables.c.record_version] if records else []
+        extra = (
+            [
+                tables.c.config,
+                tables.c.seed,
+                tables.c.record_version,
+                tables.c.pack_data,
+                tables.c.pack_base,
+            ]
+            if records
+            else []
+        )
         with self.engine.connect() as conn:
             for start in range(0, len(ids), CHUNK):
                 chunk = ids[start : start + CHUNK]
@@ -227,11 +242,12 @@ class Listings:
                     seat_keys.c.open_seat,
                     seat_keys.c.away,
                     seat_keys.c.passing_on,
+                    seat_keys.c.account_id,
                 ).where(seat_keys.c.table_id.in_(chunk))
                 for table_id, seat, *held in conn.execute(keys):
                     found = out.get(table_id)
                     if found is not None and 0 <= seat < len(found.keys):
-                        credential, device, name, clock, open_seat, away, passing_on = held
+                        credential, device, name, clock, open_seat, away, passing_on, owner = held
                         # No invite: the lobby shows a seat, it never claims one.
                         found.keys[seat] = SeatKey(
                             None,
@@ -242,6 +258,7 @@ class Listings:
                             bool(open_seat),
                             away,
                             passing_on,
+                            owner,
                         )
                 if records:
                     self._records(conn, [i for i in chunk if i in rows], rows, out)
@@ -260,7 +277,7 @@ class Listings:
                 texts[move.table_id].append(move.action)
         for table_id in ids:
             row, found = rows[table_id], out[table_id]
-            config, seed, version = row[12:15]
+            config, seed, version, pack_data, pack_base = row[12:17]
             found.record = GameRecord(
                 version=version,
                 game=found.game,
@@ -271,4 +288,6 @@ class Listings:
                 seats=found.seats,
                 actions=texts[table_id],
                 result=found.result,
+                pack_data=json.loads(pack_data) if pack_data else None,
+                pack_base=pack_base,
             )

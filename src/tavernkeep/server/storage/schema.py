@@ -71,6 +71,12 @@ tables = Table(
     # The server process (servers.id) that runs the table's bots and clocks: its lease,
     # good while that process's heartbeat is (server/peers.py).
     Column("keeper", String(32), nullable=True),
+    # A designer's pack, opened at the table from the workbench: its data as JSON (what
+    # its TOML file holds), so the table replays however the workbench's copy changes or
+    # goes; `pack` is then its name, `pack_base` the built-in pack it was changed from.
+    # Null for a built-in pack, which `pack` names.
+    Column("pack_data", Text, nullable=True),
+    Column("pack_base", String(64), nullable=True),
 )
 
 actions = Table(
@@ -278,6 +284,12 @@ workbench_runs = Table(
     Column("server", String(32), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # The two packs' digests (the changed pack's, its base's), so a comparison in the
+    # history says which version of a pack it played; and its headline finding, the one
+    # line the history lists it by. Null for a comparison from before schema 9.
+    Column("digest", String(64), nullable=True),
+    Column("base_digest", String(64), nullable=True),
+    Column("headline", Text, nullable=True),
 )
 
 meta = Table(
@@ -287,7 +299,7 @@ meta = Table(
     Column("value", Text, nullable=False),
 )
 
-SCHEMA = 8
+SCHEMA = 9
 """1: seat tokens in `tables.token_hashes`, each acting for its seat for ever.
 2: invites claimed for credentials (`seat_keys`), and `tables.deal`.
 3: a seat's person's name, clock and openness (`seat_keys.name`, `.clock`, `.open_seat`;
@@ -305,7 +317,10 @@ its other devices took for it (`seat_takes`).
 7: ratings (`ratings`, `rating_history`) and each account's public handle
 (`accounts.handle`).
 8: the designer's workbench: its saved packs (`workbench_packs`) and its comparisons
-(`workbench_runs`)."""
+(`workbench_runs`).
+9: a table opened with a designer's pack holds it (`tables.pack_data`, `.pack_base`); a
+comparison keeps its packs' digests and its headline (`workbench_runs.digest`,
+`.base_digest`, `.headline`)."""
 
 UNFINISHED = ("playing", "waiting")
 """The statuses of a table not over: played, or waiting for people to take its open seats."""
@@ -342,10 +357,31 @@ def prepare_schema(engine: Engine) -> None:
             _migrate_to_7(conn)
         if version < 8:
             _migrate_to_8(conn)
+        if version < 9:
+            _migrate_to_9(conn)
         if row is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA)))
         elif version != SCHEMA:
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA)))
+
+
+def _migrate_to_9(conn: Connection) -> None:
+    """Schema 8's tables were all played with built-in packs (no pack of their own), and
+    its comparisons kept no digests or headline (left null: the history lists them
+    without)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "pack_data" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN pack_data TEXT"))
+    if "pack_base" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN pack_base VARCHAR(64)"))
+    runs = {c["name"] for c in inspect(conn).get_columns("workbench_runs")}
+    for name, kind in (
+        ("digest", "VARCHAR(64)"),
+        ("base_digest", "VARCHAR(64)"),
+        ("headline", "TEXT"),
+    ):
+        if name not in runs:
+            conn.execute(text(f"ALTER TABLE workbench_runs ADD COLUMN {name} {kind}"))
 
 
 def _migrate_to_8(conn: Connection) -> None:

@@ -1,9 +1,9 @@
 """A table's row as stored (`tables`): created with its seats, started, ended, and read
 back whole (`StoredTable`) to be replayed.
 
-A table is its record: (game, pack, config, seed, seats) in `tables`, and each action a
-row of `actions`. A server killed at any moment brings a table back, when someone asks
-for it, by replaying its actions (`StoredTables.load`).
+A table is its record: (game, pack, config, seed, seats, and a designer's pack's data)
+in `tables`, and each action a row of `actions`. A server killed at any moment brings a
+table back, when someone asks for it, by replaying its actions (`StoredTables.load`).
 """
 
 from __future__ import annotations
@@ -96,6 +96,10 @@ class StoredTables:
                     record_version=record.version,
                     settings=json.dumps(settings or {}),
                     host_hash=host_hash,
+                    # A designer's pack is kept with the table: the workbench's copy may
+                    # change or go, and the table still replays.
+                    pack_data=None if record.pack_data is None else json.dumps(record.pack_data),
+                    pack_base=record.pack_base,
                 )
             )
             rows = [
@@ -210,6 +214,8 @@ class StoredTables:
                 seats=json.loads(row.seats),
                 actions=list(texts),
                 result=json.loads(row.result) if row.result else None,
+                pack_data=json.loads(row.pack_data) if row.pack_data else None,
+                pack_base=row.pack_base,
             )
             keys = [SeatKey() for _ in record.seats]
             for key in conn.execute(select(seat_keys).where(seat_keys.c.table_id == table_id)):

@@ -1,5 +1,7 @@
 """The workbench as stored (server/workbench.py): the packs designers saved, and the
-comparisons they asked for, with each one's state, progress and result.
+comparisons they asked for, with each one's state, progress and result, the digests of
+the packs it played and its headline finding: the history lists every comparison so,
+without reading its result, newest first.
 
 A comparison's row is the truth its page reads: a reload, or another server process,
 finds it where it is. It moves only forward: "queued", then "running" (its `done` of
@@ -20,7 +22,7 @@ from tavernkeep.server.storage.database import DB_NOW, Database
 from tavernkeep.server.storage.schema import servers, workbench_packs, workbench_runs
 
 UNFINISHED_RUNS = ("queued", "running")
-RUNS_LISTED = 20
+RUNS_LISTED = 50
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,12 @@ class Run:
     error: str | None
     created_at: float
     updated_at: float
+    digest: str | None = None
+    """The changed pack's digest: which version of it the comparison played."""
+    base_digest: str | None = None
+    headline: str | None = None
+    """The finding the history lists it by (workbench_compare.py `headline`), once the
+    first games are in."""
 
     def to_json(self, whole: bool = True) -> dict[str, Any]:
         """What a page is shown: the result only when asked for the one run (`whole`)."""
@@ -63,6 +71,10 @@ class Run:
             "games": self.plan.get("games"),
             "error": self.error,
             "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "digest": self.digest,
+            "base_digest": self.base_digest,
+            "headline": self.headline,
         }
         if whole:
             out["result"] = self.result
@@ -70,6 +82,8 @@ class Run:
 
 
 def _run(row: Row[Any]) -> Run:
+    """A run as read; without its result where the row was read without it (a list)."""
+    result = row._mapping.get("result")
     return Run(
         id=row.id,
         game=row.game,
@@ -79,10 +93,13 @@ def _run(row: Row[Any]) -> Run:
         state=row.state,
         done=row.done,
         total=row.total,
-        result=json.loads(row.result) if row.result else None,
+        result=json.loads(result) if result else None,
         error=row.error,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        digest=row.digest,
+        base_digest=row.base_digest,
+        headline=row.headline,
     )
 
 
@@ -169,6 +186,8 @@ class WorkbenchStore:
                     server=self.db.me,
                     created_at=run.created_at,
                     updated_at=run.updated_at,
+                    digest=run.digest,
+                    base_digest=run.base_digest,
                 )
             )
         return True
@@ -178,14 +197,16 @@ class WorkbenchStore:
             row = conn.execute(select(workbench_runs).where(workbench_runs.c.id == run_id)).first()
         return None if row is None else _run(row)
 
-    def runs(self, game: str) -> list[Run]:
-        """The game's latest comparisons, newest first, without their results."""
+    def runs(self, game: str, limit: int = RUNS_LISTED) -> list[Run]:
+        """The game's latest comparisons, newest first, without their results (the
+        history lists each by its headline)."""
+        listed = [c for c in workbench_runs.c if c.name != "result"]
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(workbench_runs)
+                select(*listed)
                 .where(workbench_runs.c.game == game)
-                .order_by(workbench_runs.c.created_at.desc())
-                .limit(RUNS_LISTED)
+                .order_by(workbench_runs.c.created_at.desc(), workbench_runs.c.id)
+                .limit(limit)
             ).all()
         return [_run(row) for row in rows]
 
@@ -206,6 +227,8 @@ class WorkbenchStore:
         if error is not None:
             values["error"] = error
         if values.get("result") is not None:
+            # Its headline is kept beside it: the history lists runs without their results.
+            values["headline"] = values["result"].get("headline")
             values["result"] = json.dumps(values["result"])
         with self.engine.begin() as conn:
             done = conn.execute(

@@ -2,9 +2,12 @@
 // is this person's turn first, then the others under way, then the latest finished with
 // their result, replay and rematch. One socket for all of them (`/ws/lobby`,
 // server/PROTOCOL.md): it sends the credentials this browser holds, and the server answers
-// with each of their tables, then with each change. While the page is hidden its title
-// counts the tables waiting on this person, and a table that becomes theirs is a
-// notification, if they allowed it (turns.js).
+// with each of their tables, then with each change. Signed in with a passkey, the socket
+// (its handshake carries the session cookie) lists the account's tables too, those it
+// took on other devices among them: a seat this browser holds no credential for is taken
+// (`.../take`) as it is opened. While the page is hidden its title counts the tables
+// waiting on this person, and a table that becomes theirs is a notification, if they
+// allowed it (turns.js).
 
 import { agentLabel, api, h, playerName, rememberSeat, replace, seatLabel, storedSeats, withSeatNames } from "../dom.js";
 import { askToNotify, notifyPermission, notifyTurn } from "../turns.js";
@@ -13,6 +16,8 @@ const $ = (id) => document.getElementById(id);
 
 const SEATS_PREFIX = "tavernkeep:seats:"; // where dom.js keeps each table's seats
 const SEEN_KEY = "tavernkeep:your-tables"; // {id: [rank, at]}: which tables to send first
+// Written by the account page (account.js) as this browser signs in or out: {signed_in, at}.
+const ACCOUNT_KEY = "tavernkeep:account";
 const MAX_FOLLOWED = 200; // the server's bound on one follow (server/lobby_socket.py)
 const FINISHED_SHOWN = 5;
 const BACKOFF_FIRST_MS = 1000;
@@ -39,6 +44,9 @@ const your = {
   tables: new Map(), // id -> the server's entry, with `receivedAt` (performance.now())
   yours: new Set(), // ids where it is this person's turn, as last heard
   heard: false, // a first answer came: turns that were already theirs are not news
+  // Signed in (account_link.js says, or the account page in another tab): a socket is
+  // opened for the account's tables even when this browser holds no seat.
+  signedIn: false,
 };
 
 // -- the seats this browser holds ------------------------------------------------------
@@ -117,9 +125,13 @@ function socketUrl() {
 
 function connect() {
   clearTimeout(your.reconnectTimer);
-  if (seatsToFollow().length === 0) {
-    // Nothing held: no socket. A seat stored later (a claim in another tab) opens one.
+  if (seatsToFollow().length === 0 && !your.signedIn) {
+    // Nothing held, nobody signed in: no socket. A seat stored later (a claim in another
+    // tab) or a sign-in opens one.
+    your.tables = new Map();
+    your.yours = new Set();
     render();
+    showTitle();
     return;
   }
   const generation = ++your.generation;
@@ -155,6 +167,19 @@ function send(message) {
 function follow(seats) {
   your.sent = [...new Set(seats.map((s) => s.table))];
   send({ type: "follow", seats });
+}
+
+/** Signed in or out (in this page's header, or in another tab): a new socket, whose
+ *  handshake carries the cookie as it is now, follows again; the old one is let go. */
+function connectAnew() {
+  const old = your.ws;
+  your.generation += 1; // the old socket's messages and close are no longer heard
+  your.ws = null;
+  clearInterval(your.pingTimer);
+  if (old) old.close();
+  your.backoff = BACKOFF_FIRST_MS;
+  your.heard = false; // the account's turns in the next answer were theirs already
+  connect();
 }
 
 /** The seats this browser holds changed (a table opened, a seat claimed in another tab, a
@@ -276,7 +301,10 @@ function render() {
   const all = [...your.tables.values()];
   section.hidden = all.length === 0;
   renderNotify();
-  if (all.length === 0) return;
+  if (all.length === 0) {
+    replace($("your-tables-list")); // nothing left to show (signed out, a seat gone)
+    return;
+  }
   const clockLeft = (t) => (t.clock ? t.clock.left : Infinity);
   // Theirs first, the least time left (then the longest waiting) first.
   const turns = all.filter((t) => t.your_turn).sort((a, b) => clockLeft(a) - clockLeft(b) || a.at - b.at);
@@ -382,24 +410,56 @@ function resultLine(entry, seats) {
   );
 }
 
+/** Whether this browser holds a credential for the seat (else it is its account's alone,
+ *  claimed on another device: taken here as it is opened). */
+function held(entry, seat) {
+  return Boolean(storedSeats(entry.id).credentials[String(seat)]);
+}
+
+/** The way to a seat's table: a link where this browser holds the seat, else a button
+ *  that takes the account's seat for this browser first. */
+function seatLink(entry, seat, text, kind) {
+  if (held(entry, seat)) return h("a", { class: `button ${kind}`, href: seatUrl(entry.id, seat), text });
+  return h("button", {
+    type: "button",
+    class: `button ${kind} take-seat`,
+    text,
+    title: `${playerName(seat)}'s seat is your account's: this browser takes it (signed in), then opens the table`,
+    onclick: async (event) => {
+      const button = event.currentTarget;
+      button.disabled = true;
+      try {
+        await takeSeat(entry, seat);
+        location.assign(seatUrl(entry.id, seat));
+      } catch (error) {
+        button.disabled = false;
+        button.title = `Not taken: ${error.message}`;
+        button.textContent = `${text} (failed: try again)`;
+      }
+    },
+  });
+}
+
+/** A credential of this browser's own for one of its account's seats (server/accounts.py). */
+async function takeSeat(entry, seat) {
+  const taken = await api(`/api/tables/${encodeURIComponent(entry.id)}/seats/${seat}/take`, { json: {} });
+  rememberSeat(entry.id, seat, taken.token, { last: true });
+  return taken.token;
+}
+
 function links(entry, mine) {
   const out = [];
   if (underWay(entry)) {
     for (const seat of mine.length > 1 ? mine : [mySeat(entry)]) {
-      out.push(
-        h("a", {
-          class: `button ${entry.your_turn ? "primary" : "secondary"}`,
-          href: seatUrl(entry.id, seat),
-          text: mine.length > 1 ? `Play ${playerName(seat)}` : entry.your_turn ? "Play" : "Open",
-        }),
-      );
+      const text = mine.length > 1 ? `Play ${playerName(seat)}` : entry.your_turn ? "Play" : "Open";
+      out.push(seatLink(entry, seat, text, entry.your_turn ? "primary" : "secondary"));
     }
     return out;
   }
-  out.push(h("a", { class: "button secondary", href: seatUrl(entry.id, mySeat(entry)), text: "Open" }));
+  out.push(seatLink(entry, mySeat(entry), "Open", "secondary"));
   out.push(h("a", { class: "button secondary", href: `/replay#table=${encodeURIComponent(entry.id)}`, text: "Replay" }));
   if (entry.rematch) {
-    out.push(h("a", { class: "button primary", href: seatUrl(entry.rematch, mySeat(entry)), text: "Go to the rematch" }));
+    out.push(seatLink({ ...entry, id: entry.rematch }, mySeat(entry), "Go to the rematch", "primary"));
   } else if (entry.status === "finished") {
     out.push(
       h("button", {
@@ -417,10 +477,10 @@ function links(entry, mine) {
 /** Open the rematch as this seat (its credential carries over), then go there. */
 async function openRematch(entry, button) {
   const seat = mySeat(entry);
-  const token = storedSeats(entry.id).credentials[String(seat)];
-  if (!token) return;
   button.disabled = true;
   try {
+    // An account's seat this browser holds no credential for is taken first.
+    const token = storedSeats(entry.id).credentials[String(seat)] || (await takeSeat(entry, seat));
     const made = await api(`/api/tables/${encodeURIComponent(entry.id)}/rematch`, { json: { seat, token } });
     carryRematch({ ...entry, rematch: made.id });
     location.assign(seatUrl(made.id, seat));
@@ -479,9 +539,32 @@ export function startYourTables() {
     });
   }
   document.addEventListener("visibilitychange", showTitle);
-  // A seat claimed or a table opened in another tab of this browser.
+  // A seat claimed or a table opened in another tab of this browser; or a sign-in or
+  // sign-out there, which a new socket's handshake carries.
   window.addEventListener("storage", (event) => {
-    if (event.key === null || event.key.startsWith(SEATS_PREFIX)) followAgain();
+    if (event.key === ACCOUNT_KEY) {
+      your.signedIn = signedInSaid(event.newValue, your.signedIn);
+      connectAnew();
+    } else if (event.key === null || event.key.startsWith(SEATS_PREFIX)) followAgain();
+  });
+  // The lobby's header found who is signed in (account_link.js): said as an event, and
+  // on the page for a header that answered before this started.
+  your.signedIn = document.documentElement.dataset.account === "signed-in";
+  document.addEventListener("tavernkeep:account", (event) => {
+    const signedIn = Boolean(event.detail && event.detail.signedIn);
+    if (signedIn === your.signedIn) return;
+    your.signedIn = signedIn;
+    if (signedIn && !your.ws) connectAnew();
   });
   connect();
+}
+
+/** Whether the account page's note (ACCOUNT_KEY) says this browser is signed in. */
+function signedInSaid(raw, otherwise) {
+  try {
+    const said = JSON.parse(raw || "null");
+    return said && typeof said.signed_in === "boolean" ? said.signed_in : otherwise;
+  } catch {
+    return otherwise;
+  }
 }

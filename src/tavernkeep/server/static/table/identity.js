@@ -1,7 +1,8 @@
 // Who the table page is at the table: the seat to join as (from the address, or the seat
-// this browser used here last) or a spectator; the top bar that says so, with the switch
-// between the seats this browser holds; joining again as another seat; and the hot seat,
-// which follows the decision from one seat played on this device to the next.
+// this browser used here last) or a spectator; the top bar that says so (and "Rated" at a
+// rated table), with the switch between the seats this browser holds; joining again as
+// another seat; and the hot seat, which follows the decision from one seat played on this
+// device to the next.
 
 import { api, h, playerName, rememberLast, rememberSeat, replace, seatLabel, storedSeats } from "../dom.js";
 import { renderGame } from "./board.js";
@@ -81,6 +82,8 @@ function capitalize(text) {
 export function renderHeader() {
   const title = (app.table && app.table.title) || "Table";
   $("game-title").textContent = title;
+  // A rated table says so by its title (the welcome's `table.settings.rated`).
+  $("rated-badge").hidden = !(app.table && app.table.settings && app.table.settings.rated);
   $("table-id").textContent = `table ${tableId}`;
   const who = $("who");
   if (app.seat === null) {

@@ -13,9 +13,10 @@ const FOLLOW_MS = 500;
 const ENDED = new Set(["done", "failed", "cancelled"]);
 
 export class RunPanel {
-  constructor({ current, onError }) {
+  constructor({ current, onError, changed = () => {} }) {
     this.current = current; // () => {game, base, name, data, valid}
     this.onError = onError;
+    this.changed = changed; // () => a comparison started or ended: the history lists it
     this.game = null;
     this.run = null;
     this.timer = null;
@@ -72,6 +73,7 @@ export class RunPanel {
       });
       this.onError(null);
       await this.follow(run.id);
+      this.changed();
     } catch (err) {
       this.onError(err instanceof Refused ? err.message : String(err));
     } finally {
@@ -106,8 +108,10 @@ export class RunPanel {
       return;
     }
     if (!this.run || this.run.id !== id) return; // another comparison was chosen meanwhile
+    const ends = ENDED.has(run.state) && this.run.state !== undefined && !ENDED.has(this.run.state);
     this.run = run;
     this.show(run);
+    if (ends) this.changed(); // it ended while followed: its headline is in
     if (!ENDED.has(run.state)) this.timer = setTimeout(() => this.refresh(), FOLLOW_MS);
   }
 
