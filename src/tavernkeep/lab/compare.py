@@ -197,29 +197,28 @@ def play_arms(
     with progress_bar() as progress:
         task = progress.add_task(f"{game.name}: both packs", total=games * 2)
         simulate_many(batches, games, workers, lambda k: progress.advance(task, k), rows, ray)
+    table = rows.table()
+    arms = aligned_arms(game, table.slice(0, games), table.slice(games), seats)
+    return arms, pack_changes(raws[0], raws[1]), (named[0], named[1])
+
+
+def aligned_arms(game: Game[Any, Any], before: Any, after: Any, seats: list[str]) -> Arms:
+    """Both arms from their rows (Arrow tables), game i of one beside game i of the other:
+    played on the same seeds, as `play_arms` and the workbench play them."""
     kinds = {kind: column_name(TALLY, kind) for kind in game.tally_kinds}
-    table = rows.table().select(["game_seed", "win_share", "turns", *kinds.values()])
-    data = table.select(["game_seed", "win_share", "turns"]).to_pydict()
-
-    def split(column: str) -> tuple[list[Any], list[Any]]:
-        values = data[column]
-        return values[:games], values[games:]
-
-    seeds = data["game_seed"][:games]
-    assert seeds == data["game_seed"][games:], "both arms are dealt from one seed"
-    arms = Arms(
-        seeds=seeds,
-        shares=split("win_share"),
-        turns=split("turns"),
+    plain = ["game_seed", "win_share", "turns"]
+    a, b = before.select(plain).to_pydict(), after.select(plain).to_pydict()
+    assert a["game_seed"] == b["game_seed"], "both arms are dealt from one seed"
+    return Arms(
+        seeds=a["game_seed"],
+        shares=(a["win_share"], b["win_share"]),
+        turns=(a["turns"], b["turns"]),
         tallies={
-            kind: read_uses(
-                table.column(c).slice(0, games), table.column(c).slice(games), len(seats)
-            )
+            kind: read_uses(before.column(c), after.column(c), len(seats))
             for kind, c in kinds.items()
         },
         seats=list(seats),
     )
-    return arms, pack_changes(raws[0], raws[1]), (named[0], named[1])
 
 
 def read_arms(base: str, changed: str) -> tuple[Game[Any, Any], Arms, tuple[str, str]]:

@@ -268,6 +268,7 @@ def simulate_many(
     rows: RowSink | None = None,
     ray: str | None = None,
     first: int = 0,
+    interleave: bool = False,
 ) -> list[Totals]:
     """`games` games of each batch, every batch's blocks shared out over one pool of
     `workers` processes (a grid of small batches keeps both cores busy to the end), or
@@ -275,7 +276,9 @@ def simulate_many(
     every game's row goes to that writer, in batch and game order whatever the order
     in which blocks finish. The games are numbers `first` to `first + games - 1` of each
     batch, so a caller that plays a batch a block at a time (the ladder, which stops once
-    it can tell) plays the same games as one run would."""
+    it can tell) plays the same games as one run would. With `interleave` the batches'
+    blocks are played side by side (block 1 of each, then block 2 of each...) rather than
+    batch after batch: the workbench reads both arms' first games while the rest play."""
     check_batches(batches)
     totals = [Totals(players=len(batch.seats)) for batch in batches]
     owner: list[int] = []
@@ -283,10 +286,15 @@ def simulate_many(
     # A Ray cluster has more cores than this machine: cut the work for two of them at
     # least, so a test's local Ray and a cluster both get blocks to share.
     cut = max(workers, 2) if ray is not None else workers
-    for index, batch in enumerate(batches):
-        for a, b in blocks(games, cut):
-            owner.append(index)
-            jobs.append((len(jobs), batch, first + a, first + b, rows is not None))
+    spans = blocks(games, cut)
+    order = (
+        [(i, span) for span in spans for i in range(len(batches))]
+        if interleave
+        else [(i, span) for i in range(len(batches)) for span in spans]
+    )
+    for index, (a, b) in order:
+        owner.append(index)
+        jobs.append((len(jobs), batches[index], first + a, first + b, rows is not None))
 
     def take(number: int, part: Totals) -> None:
         if rows is not None and part.rows is not None:

@@ -2,9 +2,10 @@
 from, on the same seeds, in a worker process of its own (workbench_runs.py starts it).
 
 The lab's comparison (lab/compare.py) plays both arms at once and says its result at the
-end. Here the games are played in a few growing steps (`STEPS`), each through the lab's
-`simulate_many` on the same seeds as one run would play (`first=`), so the page's charts
-fill in as the intervals narrow; each step's result is the lab's own (`seat_rows`,
+end. Here the arms' blocks of games are played side by side (`simulate_many`'s
+`interleave`), and as soon as both arms' first games reach a share of the whole
+(`STEPS`) what they say is sent, while the pool plays on, so the page's charts fill in as
+the intervals narrow; each step's result is the lab's own (`seat_rows`,
 `card_rows`, `paired`), and its findings are the terminal's words (`seat_cells`,
 `turns_text`, `card_tables`, `went_otherwise`, `interval`): each a line, each a row of
 what it is about and what it says (`figures`, which the history sets side by side), and
@@ -19,13 +20,11 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import time
 import tomllib
 from collections import Counter
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tavernkeep.engine.errors import TavernkeepError
@@ -33,6 +32,7 @@ from tavernkeep.games import get_game
 from tavernkeep.lab.ablate import paired
 from tavernkeep.lab.compare import (
     Arms,
+    aligned_arms,
     card_rows,
     card_tables,
     change_text,
@@ -40,14 +40,13 @@ from tavernkeep.lab.compare import (
     interval,
     pack_changes,
     rate,
-    read_arms,
     seat_cells,
     seat_rows,
     turns_text,
     went_otherwise,
 )
 from tavernkeep.lab.rows import SEAT_FACT, column_name
-from tavernkeep.lab.simulate import Batch, results_file, simulate_many
+from tavernkeep.lab.simulate import Batch, simulate_many
 from tavernkeep.lab.stats import Z95, wilson_interval
 from tavernkeep.lab.sweep import load_raw
 
@@ -58,7 +57,8 @@ NICE = 10
 """How much lower than the server's the comparison's priority is: at 10 it gets about a
 tenth of a core the tables want, and every idle cycle."""
 STEPS = (0.05, 0.15, 0.3, 0.5, 0.75, 1.0)
-"""After these shares of the games the page is sent what they say so far."""
+"""After these shares of the games (both arms' first games, all in) the page is sent
+what they say so far."""
 PROGRESS_SECONDS = 0.25
 """The least time between two progress messages."""
 
@@ -115,17 +115,26 @@ def play(plan: dict[str, Any], send: Send) -> None:
             last = now
             send(("progress", played))
 
-    done = 0
-    with tempfile.TemporaryDirectory(prefix="tavernkeep-workbench-") as folder:
-        for stop in steps(games):
-            simulate_many(batches, stop - done, workers, progress, sink, first=done)
-            done = stop
-            files = [sink.write(Path(folder), batch, done) for batch in batches]
-            arms = read_arms(str(files[0]), str(files[1]))[1]
-            result = compare_result(game.name, sink, arms, changes, names)
-            result.update(seed=plan["seed"], workers=workers)
-            result["elapsed_seconds"] = round(time.perf_counter() - started, 3)
-            send(("done" if done == games else "partial", 2 * done, finite(result)))
+    marks = steps(games)
+
+    def tell(upto: int) -> None:
+        """What the first `upto` games of both arms say, sent to the page."""
+        sink.upto = upto
+        arms = aligned_arms(game, sink.table("base"), sink.table("changed"), list(seats))
+        result = compare_result(game.name, sink, arms, changes, names)
+        result.update(seed=plan["seed"], workers=workers)
+        result["elapsed_seconds"] = round(time.perf_counter() - started, 3)
+        send(("done" if upto == games else "partial", 2 * upto, finite(result)))
+
+    def arrived(upto: int) -> None:
+        # A step's result as soon as both arms' first games are in, while the rest play:
+        # the pool never waits for the page's figures.
+        while marks and marks[0] < games and upto >= marks[0]:
+            tell(marks.pop(0))
+
+    sink.arrived = arrived
+    simulate_many(batches, games, workers, progress, sink, interleave=True)
+    tell(games)
 
 
 class ArmRows:
@@ -135,28 +144,34 @@ class ArmRows:
     def __init__(self, game: Any) -> None:
         self.facts = {fact: column_name(SEAT_FACT, fact) for fact in game.seat_facts}
         self.blocks: dict[str, dict[int, pa.Table]] = {"base": {}, "changed": {}}
+        self.upto = 0
+        """Games read (`table`, `column`): the first of each arm, both arms in."""
+        self.arrived: Callable[[int], None] = lambda upto: None
+        """Told, as blocks come in, how many first games both arms now hold."""
 
     def add(self, number: int, table: pa.Table) -> None:
         arm = str(table.column("arm")[0].as_py())
         self.blocks[arm][int(table.column("game_index")[0].as_py())] = table
+        self.arrived(min(self.complete("base"), self.complete("changed")))
+
+    def complete(self, arm: str) -> int:
+        """How many first games of the arm are in, with no block missing before them."""
+        upto = 0
+        blocks = self.blocks[arm]
+        while upto in blocks:
+            upto += blocks[upto].num_rows
+        return upto
 
     def table(self, arm: str) -> pa.Table:
         import pyarrow as pa
 
-        return pa.concat_tables(table for _, table in sorted(self.blocks[arm].items()))
+        first = pa.concat_tables(
+            t for start, t in sorted(self.blocks[arm].items()) if start < self.upto
+        )
+        return first.slice(0, self.upto)
 
     def column(self, arm: str, name: str) -> list[Any]:
         return list(self.table(arm).column(name).to_pylist())
-
-    def write(self, folder: Path, batch: Batch, games: int) -> Path:
-        """The arm's games so far as a results file (`simulate --out`'s), which the lab's
-        `read_arms` reads."""
-        arm = str(batch.columns["arm"])
-        path = folder / f"{arm}.parquet"
-        with results_file(path, [batch], games) as rows:
-            assert rows is not None
-            rows.add(0, self.table(arm))
-        return path
 
 
 def compare_result(
@@ -246,18 +261,34 @@ def charts(
         for arm in ("base", "changed"):
             low, high = wilson_interval(row[arm] * games, games)
             seats.append(
-                {"seat": f"Seat {row['seat'] + 1} ({row['agent']})", "arm": arm,
-                 "rate": row[arm], "low": low, "high": high}
+                {
+                    "seat": f"Seat {row['seat'] + 1} ({row['agent']})",
+                    "arm": arm,
+                    "rate": row[arm],
+                    "low": low,
+                    "high": high,
+                }
             )
     cards = [
-        {"card": f"{row['name']} ({row['kind']})", "touched": touched,
-         "uses": row["uses"], "users_win": row["users_win"]}
+        {
+            "card": f"{row['name']} ({row['kind']})",
+            "touched": touched,
+            "uses": row["uses"],
+            "users_win": row["users_win"],
+        }
         for touched, rows in ((True, result["touched"]), (False, result["moved"]))
         for row in rows
     ]
     label_marks = [
-        {"label": row["label"], "fact": row["fact"], "arm": arm, "rate": row[arm]["rate"],
-         "low": row[arm]["ci95"][0], "high": row[arm]["ci95"][1], "seats": row[arm]["seats"]}
+        {
+            "label": row["label"],
+            "fact": row["fact"],
+            "arm": arm,
+            "rate": row[arm]["rate"],
+            "low": row[arm]["ci95"][0],
+            "high": row[arm]["ci95"][1],
+            "seats": row[arm]["seats"],
+        }
         for row in labels
         for arm in ("base", "changed")
         if row[arm]["seats"]
