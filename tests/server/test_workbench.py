@@ -416,3 +416,48 @@ def test_a_guessable_designer_key_is_one_line_before_anything_starts(
     said = "--designer-key: a key of at least 12 characters, not a guessable one"
     assert err == f"tavernkeep: error: {said}\n"
     assert not database.exists()
+
+
+def test_the_workbench_and_the_terminal_say_the_same_of_a_change(tmp_path: Path) -> None:
+    # The page's comparison plays both arms' blocks side by side and reads the first games
+    # as they arrive; its last word must be `tavernkeep compare`'s on the same seed.
+    import itertools
+    import json
+    import random
+    import re
+
+    from tavernkeep.lab.compare import run_compare
+    from tavernkeep.lab.sweep import default_seats
+    from tavernkeep.server.workbench_compare import play
+
+    game = get_game("hack-and-slash")
+    base = (game.content_dir / "standard.toml").read_text(encoding="utf-8")
+    at = base.index("name = \"The Dragon's Hoard\"")
+    reward = re.compile(r"^reward = .*$", re.M).search(base, at)
+    assert reward is not None
+    mine = base[: reward.start()] + "reward = 9" + base[reward.end() :]
+    (tmp_path / "mine.toml").write_text(mine, encoding="utf-8")
+    seats, seed, games = list(default_seats(game)), random.getrandbits(63), 300
+    plan = {
+        "game": game.name,
+        "base": {"name": "standard", "toml": base},
+        "changed": {"name": str(tmp_path / "mine.toml"), "toml": mine},
+        "seats": seats,
+        "options": {},
+        "seed": seed,
+        "games": games,
+        "workers": 1,
+    }
+    sent: list[tuple[Any, ...]] = []
+    play(plan, sent.append)
+    steps = [m for m in sent if m[0] != "progress"]
+    assert [m[0] for m in steps][-1] == "done" and len(steps) > 2, "figures as the games come"
+    assert all(a[1] < b[1] for a, b in itertools.pairwise(steps))
+    said = run_compare(
+        game.name, "standard", str(tmp_path / "mine.toml"), seats, games, 1, seed, {}, True
+    )
+    page = steps[-1][2]
+    for key in ("games", "games_changed", "seats", "turns", "touched", "moved"):
+        assert json.dumps(page[key], sort_keys=True) == json.dumps(
+            json.loads(json.dumps(said[key])), sort_keys=True
+        ), key
