@@ -43,7 +43,11 @@ def test_a_competitive_result_places_each_seat_by_its_rank_ties_shared() -> None
     assert [(p.members, p.rank) for p in placings] == [((BEA,), 2), ((CY,), 1), ((RANDOM,), 2)]
     assert outcome(placings, CY) == (1, 3, True)
     assert outcome(placings, BEA) == (2, 3, False)
-    # Ranks with a gap (1, 3, 3) are made dense: places, not points.
+    # A place is 1 + the seats strictly ahead, as the games rank: behind two who shared
+    # the victory is third, not second; ranks with a gap (1, 3, 3) close it.
+    behind_a_shared_win = places({"ranks": [1, 1, 3]}, [BEA, CY, RANDOM], set())
+    assert [p.rank for p in behind_a_shared_win] == [1, 1, 3]
+    assert outcome(behind_a_shared_win, RANDOM) == (3, 3, False)
     assert [p.rank for p in places({"ranks": [3, 1, 3]}, [BEA, CY, RANDOM], set())] == [2, 1, 2]
     # A result that is no result of these seats rates nothing.
     assert places({"ranks": [1, 2]}, [BEA, CY, RANDOM], set()) == []

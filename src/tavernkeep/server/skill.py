@@ -185,11 +185,13 @@ def places(
     ranks = list(result.get("ranks") or [])
     if len(ranks) != len(seats):
         return []
-    # Forfeits after everyone else, in their own order; then ranks made dense (1, 2, 2, 3).
+    # Forfeits after everyone else, in their own order; then each seat's place is 1 + the
+    # seats strictly ahead of it, as the games rank (1, 1, 3): a person third behind two
+    # who shared the victory reads "3rd of 3" on their page, as the table told them.
     keys = [(seat in forfeits, int(rank)) for seat, rank in enumerate(ranks)]
-    dense = {key: i + 1 for i, key in enumerate(sorted(set(keys)))}
-    out = [Placing((seats[seat],), dense[key]) for seat, key in enumerate(keys)]
-    return out if len(set(dense.values())) > 1 else []
+    ordered = sorted(keys)
+    out = [Placing((seats[seat],), ordered.index(key) + 1) for seat, key in enumerate(keys)]
+    return out if len(set(keys)) > 1 else []
 
 
 def rate(placings: Sequence[Placing], now: Mapping[Subject, Skill]) -> dict[Subject, Skill]:
