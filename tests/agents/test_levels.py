@@ -45,6 +45,8 @@ def test_every_game_offers_its_levels_by_name_and_each_plays_a_game(name: str) -
     assert set(said) == set(offered)
     if not levels.team:
         assert "against normal bots" in said["easy"]
+    else:  # a team's level says how often the team wins, normal's too
+        assert said["normal"].startswith("the game's own bot: wins about ")
 
 
 def test_a_level_a_game_does_not_offer_names_those_it_does() -> None:

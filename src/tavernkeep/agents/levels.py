@@ -131,10 +131,12 @@ def played_as(spec: str, game: Game[Any, Any]) -> str:
 
 def says(levels: Levels, level: Level) -> str:
     """What the lobby says of a level, in games out of ten."""
-    if level.name == "normal":
-        return "the game's own bot: the yardstick the others are measured against"
     tens = round(level.wins * 10)
     games = "game" if tens == 1 else "games"
+    if level.name == "normal":
+        if levels.team:  # a team of it wins or loses against the game: say how often
+            return f"the game's own bot: wins about {tens} {games} in 10"
+        return "the game's own bot: the yardstick the others are measured against"
     if levels.team:
         normal = levels.get("normal")
         base = f" (normal bots: {round(normal.wins * 10)})" if normal else ""
