@@ -49,15 +49,22 @@ def test_a_finished_table_is_replayed_to_its_result_and_back(server: Any, ui: An
     expect(page.locator("#log li")).to_have_count(0)
 
 
-def test_a_record_file_is_opened_and_replayed(server: Any, ui: Any, tmp_path: Path) -> None:
-    expect = ui.expect
+def finished_rage_record(server: Any, ui: Any, tmp_path: Path) -> tuple[dict[str, Any], Path]:
+    """A night of Rage played to its end by its bot, its record as the table gives it, and
+    that record saved to a file a person can open."""
     created = server.create_table(game="rage", seats=["bot:heuristic"], seed=3)
     table = created["id"]
     watcher = ui.new_page(server.url(f"/table/{table}#watch"))
-    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
-    record = server.get(f"/api/tables/{table}/record")
+    ui.expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
+    record: dict[str, Any] = server.get(f"/api/tables/{table}/record")
     path = tmp_path / "rage.json"
     path.write_text(json.dumps(record))
+    return record, path
+
+
+def test_a_record_file_is_opened_and_replayed(server: Any, ui: Any, tmp_path: Path) -> None:
+    expect = ui.expect
+    record, path = finished_rage_record(server, ui, tmp_path)
     page = ui.new_page(server.url("/"))
     page.get_by_role("link", name="Replay a finished game").click()
     page.get_by_label(re.compile("Open a game record")).set_input_files(str(path))
@@ -79,13 +86,7 @@ def test_a_record_chosen_before_the_page_has_loaded_its_script_is_still_opened(
     # On a busy machine the file input is on the page before replay.js has run: a record
     # chosen in that moment was lost (the page stayed empty), which is how CI met it.
     expect = ui.expect
-    created = server.create_table(game="rage", seats=["bot:heuristic"], seed=3)
-    table = created["id"]
-    watcher = ui.new_page(server.url(f"/table/{table}#watch"))
-    expect(watcher.locator(ui.OVER)).to_be_visible(timeout=120_000)
-    record = server.get(f"/api/tables/{table}/record")
-    path = tmp_path / "rage.json"
-    path.write_text(json.dumps(record))
+    record, path = finished_rage_record(server, ui, tmp_path)
     page = ui.new_page()
     held: list[Any] = []
     page.route("**/static/replay.js", lambda route: held.append(route))

@@ -140,7 +140,17 @@ export function humanize(key) {
   return String(key).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
 }
 
-/** Read JSON from the API; a non-2xx answer becomes an Error with the server's one line. */
+/** A refused request: the server's one line as its message, its status (0: never
+ *  reached) and its whole body (a pack the workbench will not save names its fields). */
+export class ApiError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+/** Read JSON from the API; a non-2xx answer becomes an ApiError with the server's one line. */
 export async function api(path, options = {}) {
   const init = { headers: { Accept: "application/json" }, ...options };
   if (options.json !== undefined) {
@@ -153,7 +163,7 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new Error("the server cannot be reached");
+    throw new ApiError("the server cannot be reached", 0);
   }
   let body = null;
   try {
@@ -166,7 +176,7 @@ export async function api(path, options = {}) {
       (body && typeof body.error === "string" && body.error) ||
       (body && typeof body.detail === "string" && body.detail) ||
       `${response.status} ${response.statusText}`.trim();
-    throw new Error(message);
+    throw new ApiError(message, response.status, body);
   }
   return body;
 }
