@@ -38,6 +38,7 @@ from tavernkeep.server.guards import (
     guarded_http,
     parse_message,
     receive_text,
+    send_loop,
 )
 from tavernkeep.server.lifecycle import Busy
 from tavernkeep.server.limits import Limits
@@ -436,15 +437,6 @@ async def archive(tavern: Tavern, idle_seconds: float) -> None:
             log.exception("archiving idle tables failed")
 
 
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    with suppress(Exception):
-        while True:
-            message = await conn.outbox.get()
-            if message is None:
-                await websocket.close(code=1008)
-                return
-            await websocket.send_text(message)
-
 
 def _error(conn: Connection, message: str) -> None:
     conn.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
@@ -477,7 +469,7 @@ async def serve_connection(websocket: WebSocket, room: Room, tavern: Tavern) -> 
             await websocket.close(code=1008)
             return
         conn = Connection(seat, websocket.send_text, name=name if seat is None else None)
-        sender = asyncio.get_running_loop().create_task(_send_loop(websocket, conn))
+        sender = asyncio.get_running_loop().create_task(send_loop(websocket, conn.outbox))
         if seat is not None and name is not None:
             # Told below, with the news that the seat's person is here.
             await tavern.rename(room, seat, name, tell=False)

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -43,6 +44,18 @@ WebSockets are counted apart, by the app (`Limits.sockets_per_client`)."""
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+async def send_loop(websocket: Any, outbox: asyncio.Queue[str | None]) -> None:
+    """Send a socket's outbox in order until a None, which closes it (1008: the table's
+    socket and the lobby's alike); a socket gone mid-send just ends the loop."""
+    with contextlib.suppress(Exception):
+        while True:
+            message = await outbox.get()
+            if message is None:
+                await websocket.close(code=1008)
+                return
+            await websocket.send_text(message)
 
 
 async def receive_text(websocket: Any, limit: int) -> str | None:

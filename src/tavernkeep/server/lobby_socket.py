@@ -25,7 +25,7 @@ from contextlib import suppress
 from fastapi import WebSocket, WebSocketDisconnect
 
 from tavernkeep.engine.errors import IllegalAction
-from tavernkeep.server.guards import RateLimiter, parse_message, receive_text
+from tavernkeep.server.guards import RateLimiter, parse_message, receive_text, send_loop
 from tavernkeep.server.origins import handshake_cookie
 from tavernkeep.server.table_lines import SeatClaim
 from tavernkeep.server.your_tables import Follower, YourTables
@@ -110,18 +110,9 @@ def claims_of(raw: object) -> list[SeatClaim]:
     return list(out)
 
 
-async def _send_loop(websocket: WebSocket, follower: Follower) -> None:
-    with suppress(Exception):
-        while True:
-            message = await follower.outbox.get()
-            if message is None:
-                await websocket.close(code=1008)
-                return
-            await websocket.send_text(message)
-
 
 async def _serve(websocket: WebSocket, your_tables: YourTables, follower: Follower) -> None:
-    sender = asyncio.get_running_loop().create_task(_send_loop(websocket, follower))
+    sender = asyncio.get_running_loop().create_task(send_loop(websocket, follower.outbox))
     sent: deque[float] = deque()
     # One bucket, this socket's: its follows, whatever the address's other sockets do.
     follows = RateLimiter(FOLLOWS_PER_MINUTE, FOLLOW_BURST, clients=1)
